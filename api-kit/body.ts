@@ -1,0 +1,40 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { AppError } from '../core/errors.js';
+import { validationError } from './errors.js';
+
+/**
+ * Reads and validates a JSON body: 415 when it is not JSON, 413 over the limit, 400 when malformed, 422 with
+ * per-field errors when it does not fit the schema. Returns the raw text too, for idempotency hashing.
+ */
+export async function readJson<S extends z.ZodType>(c: Context, schema: S, limitBytes: number): Promise<{ data: z.infer<S>; raw: string }> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON: send Content-Type: application/json');
+  }
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > limitBytes) throw tooLarge(limitBytes);
+  const raw = await c.req.text();
+  if (Buffer.byteLength(raw) > limitBytes) throw tooLarge(limitBytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new AppError('BAD_REQUEST', 'Malformed JSON body');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('BAD_REQUEST', 'JSON body must be an object');
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationError(parsed.error);
+  return { data: parsed.data, raw };
+}
+
+function tooLarge(limit: number): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
+}
+
+/** Validates a query string against a schema (422 per field; unknown parameters are refused too). */
+export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  const parsed = schema.safeParse(c.req.query());
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import type { Asset } from '../catalog/types.js';
+import type { Merchant } from '../merchants/merchants.js';
+import type { Database } from '../store/schema.js';
+
+export interface AllocatedAddress {
+  address: string;
+  /** Destination tag / memo for networks that share one address per merchant (XRP). */
+  extraId: string | null;
+  /** Derivation index for addresses derived from the merchant's extended public key. */
+  index: number | null;
+}
+
+/**
+ * Gives each payment its own place to be paid. Runs inside the payment's creation transaction, so an index taken
+ * by a payment that is rolled back is simply skipped, never reused by two payments.
+ */
+export interface AddressAllocator {
+  allocate(trx: Kysely<Database>, merchant: Merchant, asset: Asset): Promise<AllocatedAddress>;
+}

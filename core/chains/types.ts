@@ -1,0 +1,43 @@
+/**
+ * What the watcher needs from a chain, real or simulated. Sources return transfers in the same canonical
+ * address format the payments store (EIP-55 for EVM), so matching is an indexed equality lookup.
+ */
+export interface ChainTransfer {
+  txid: string;
+  /** Output index (UTXO), log index (ERC-20) or 0: unique with txid on the chain. */
+  index: number;
+  to: string;
+  extraId: string | null;
+  /** Catalog asset code of what moved (a token transfer names the token, a native one the coin). */
+  asset: string;
+  amountUnits: bigint;
+}
+
+export interface ChainBlock {
+  height: number;
+  hash: string;
+  parentHash: string;
+  /** Block time in ms; a deposit counts as first seen no later than the block that carried it. */
+  timestamp: number;
+  transfers: ChainTransfer[];
+}
+
+export interface ChainSource {
+  /** Unique chain key, `${mode === 'test' ? 'sandbox' : 'live'}:${network}`. */
+  key: string;
+  network: string;
+  mode: 'test' | 'live';
+  requiredConfirmations: number;
+  /** Highest block the chain has. */
+  head(): Promise<{ height: number; hash: string }>;
+  /** A block with the transfers it carries, or null when the height does not exist (yet). */
+  blockAt(height: number): Promise<ChainBlock | null>;
+  /** Transfers seen but not yet in a block (0 confirmations). Sources without a mempool view return []. */
+  mempool(): Promise<ChainTransfer[]>;
+  /** Height to start from when no checkpoint exists (a new watcher need not replay history). */
+  startHeight(): Promise<number>;
+}
+
+export function chainKey(mode: 'test' | 'live', network: string): string {
+  return `${mode === 'test' ? 'sandbox' : 'live'}:${network}`;
+}

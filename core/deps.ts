@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import type { AddressAllocator } from './addresses/types.js';
+import type { Catalog } from './catalog/catalog.js';
+import type { ChainRegistry } from './chains/registry.js';
+import type { Clock } from './clock.js';
+import type { Logger } from './log.js';
+import type { RateProvider } from './pricing/types.js';
+import type { Database } from './store/schema.js';
+
+export type Mode = 'test' | 'live';
+
+/** Everything the payments domain needs, built once by the composition root and passed in. */
+export interface CoreDeps {
+  db: Kysely<Database>;
+  dialect: 'sqlite' | 'postgres';
+  clock: Clock;
+  logger: Logger;
+  catalog: Catalog;
+  chains: ChainRegistry;
+  rates: Record<Mode, RateProvider>;
+  allocators: Record<Mode, AddressAllocator>;
+  settings: {
+    publicUrl: string;
+    ttlSeconds: number;
+    graceSeconds: number;
+  };
+}

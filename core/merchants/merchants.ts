@@ -1,0 +1,163 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Database, MerchantTable } from '../store/schema.js';
+import { displayPrefix, generateKey, generateWebhookSecret, hashKey, hashesEqual, type KeyKind, keyKindOf, type Mode } from './keys.js';
+
+export type Merchant = Selectable<MerchantTable>;
+
+export interface CreatedMerchant {
+  merchant_id: string;
+  sub_partner_id: string;
+  mode: Mode;
+  secret_key: string;
+  public_key: string;
+  webhook_secret: string;
+}
+
+export interface NewMerchant {
+  name: string;
+  mode: Mode;
+  webhookUrl?: string | null;
+  allowedOrigins?: string[];
+}
+
+/** Creates a merchant with one secret and one public key. The keys are returned once and stored only hashed. */
+export async function createMerchant(db: Kysely<Database>, clock: Clock, input: NewMerchant): Promise<CreatedMerchant> {
+  const now = clock.now();
+  const id = newId('mer', 16);
+  const subPartnerId = newId('sub', 16);
+  const webhookSecret = generateWebhookSecret();
+  const secretKey = generateKey('secret', input.mode);
+  const publicKey = generateKey('public', input.mode);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('merchants')
+      .values({
+        id,
+        sub_partner_id: subPartnerId,
+        name: input.name,
+        mode: input.mode,
+        webhook_url: input.webhookUrl ?? null,
+        webhook_secret: webhookSecret,
+        webhook_enabled: 1,
+        allowed_origins: JSON.stringify(input.allowedOrigins ?? []),
+        underpaid_tolerance_bps: 0,
+        next_address_index: 0,
+        active: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await insertKey(trx, id, 'secret', secretKey, now);
+    await insertKey(trx, id, 'public', publicKey, now);
+  });
+  return { merchant_id: id, sub_partner_id: subPartnerId, mode: input.mode, secret_key: secretKey, public_key: publicKey, webhook_secret: webhookSecret };
+}
+
+async function insertKey(db: Kysely<Database>, merchantId: string, kind: KeyKind, key: string, now: number): Promise<void> {
+  await db
+    .insertInto('api_keys')
+    .values({ id: newId('key', 16), merchant_id: merchantId, kind, prefix: displayPrefix(key), key_hash: hashKey(key), active: 1, created_at: now, deactivated_at: null })
+    .execute();
+}
+
+/**
+ * Resolves a presented key to its merchant, or null when the key is unknown, inactive or its merchant is.
+ * No cache: a deactivated key must fail on the very next request, even if another process deactivated it.
+ */
+export async function findMerchantByKey(db: Kysely<Database>, key: string): Promise<{ merchant: Merchant; kind: KeyKind } | null> {
+  const kind = keyKindOf(key);
+  if (!kind || key.length > 200) return null;
+  const hash = hashKey(key);
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
+    .selectAll('merchants')
+    .select(['api_keys.key_hash', 'api_keys.active as key_active', 'api_keys.kind as key_kind'])
+    .where('api_keys.key_hash', '=', hash)
+    .executeTakeFirst();
+  if (!row || !hashesEqual(row.key_hash, hash) || row.key_active !== 1 || row.active !== 1) return null;
+  const { key_hash: _h, key_active: _a, key_kind, ...merchant } = row;
+  return { merchant, kind: key_kind };
+}
+
+export async function getMerchant(db: Kysely<Database>, id: string): Promise<Merchant | undefined> {
+  return db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listMerchants(db: Kysely<Database>): Promise<Merchant[]> {
+  return db.selectFrom('merchants').selectAll().orderBy('created_at').execute();
+}
+
+export async function listKeys(db: Kysely<Database>, merchantId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'kind', 'prefix', 'active', 'created_at', 'deactivated_at'])
+    .where('merchant_id', '=', merchantId)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Issues a new key of `kind` and deactivates the merchant's previous ones of that kind, in one transaction. */
+export async function rotateKey(db: Kysely<Database>, clock: Clock, merchantId: string, kind: KeyKind): Promise<string> {
+  const merchant = await getMerchant(db, merchantId);
+  if (!merchant) throw new AppError('NOT_FOUND', `merchant ${merchantId} not found`);
+  const key = generateKey(kind, merchant.mode);
+  const now = clock.now();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('api_keys')
+      .set({ active: 0, deactivated_at: now })
+      .where('merchant_id', '=', merchantId)
+      .where('kind', '=', kind)
+      .where('active', '=', 1)
+      .execute();
+    await insertKey(trx, merchantId, kind, key, now);
+  });
+  return key;
+}
+
+/** Deactivates one key, named by its id (`key_...`) or by the whole key. Returns false when none matched. */
+export async function deactivateKey(db: Kysely<Database>, clock: Clock, idOrKey: string): Promise<boolean> {
+  const column = idOrKey.startsWith('key_') ? 'id' : 'key_hash';
+  const value = column === 'id' ? idOrKey : hashKey(idOrKey);
+  const res = await db
+    .updateTable('api_keys')
+    .set({ active: 0, deactivated_at: clock.now() })
+    .where(column, '=', value)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+export async function updateMerchant(
+  db: Kysely<Database>,
+  clock: Clock,
+  merchantId: string,
+  patch: { webhookUrl?: string | null; allowedOrigins?: string[]; webhookEnabled?: boolean; webhookSecret?: string; active?: boolean },
+): Promise<void> {
+  const res = await db
+    .updateTable('merchants')
+    .set({
+      ...(patch.webhookUrl !== undefined ? { webhook_url: patch.webhookUrl } : {}),
+      ...(patch.allowedOrigins !== undefined ? { allowed_origins: JSON.stringify(patch.allowedOrigins) } : {}),
+      ...(patch.webhookEnabled !== undefined ? { webhook_enabled: patch.webhookEnabled ? 1 : 0 } : {}),
+      ...(patch.webhookSecret !== undefined ? { webhook_secret: patch.webhookSecret } : {}),
+      ...(patch.active !== undefined ? { active: patch.active ? 1 : 0 } : {}),
+      updated_at: clock.now(),
+    })
+    .where('id', '=', merchantId)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) throw new AppError('NOT_FOUND', `merchant ${merchantId} not found`);
+}
+
+export function allowedOrigins(m: Merchant): string[] {
+  try {
+    const v: unknown = JSON.parse(m.allowed_origins);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}

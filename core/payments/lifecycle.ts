@@ -1,0 +1,77 @@
+import type { PaymentStatus, StatusDetail } from './status.js';
+import { settledStatuses } from './status.js';
+
+export interface DepositFacts {
+  asset: string;
+  amountUnits: bigint;
+  confirmations: number;
+  /** First seen after `valid_until`: recorded and counted in `actually_paid`, never toward the status. */
+  late: boolean;
+  removed: boolean;
+}
+
+export interface PaymentFacts {
+  status: string;
+  payCurrency: string;
+  payAmountUnits: bigint;
+  validUntil: number;
+  confirmedAt: number | null;
+  /** Merchant's accepted shortfall, in basis points of pay_amount (default 0). */
+  underpaidToleranceBps: number;
+}
+
+export interface DerivedState {
+  status: PaymentStatus;
+  statusDetail: StatusDetail;
+  actuallyPaidUnits: bigint;
+  confirmedAt: number | null;
+}
+
+/**
+ * The whole lifecycle as one pure function of a payment and its deposits (DESIGN.md table). Every writer of a
+ * payment's status goes through it, so the API, the watcher and the expiry sweep can never disagree.
+ */
+export function derivePaymentState(p: PaymentFacts, deposits: readonly DepositFacts[], now: number, requiredConfirmations: number): DerivedState {
+  let seenOnTime = 0n;
+  let confirmedOnTime = 0n;
+  let lateUnits = 0n;
+  for (const d of deposits) {
+    // Deposits of another asset to the same address (a wrong token) are kept on record but pay nothing.
+    if (d.removed || d.asset !== p.payCurrency) continue;
+    if (d.late) {
+      lateUnits += d.amountUnits;
+      continue;
+    }
+    seenOnTime += d.amountUnits;
+    if (d.confirmations >= requiredConfirmations) confirmedOnTime += d.amountUnits;
+  }
+  const actuallyPaidUnits = seenOnTime + lateUnits;
+  const need = p.payAmountUnits - (p.payAmountUnits * BigInt(p.underpaidToleranceBps)) / 10_000n;
+  const windowClosed = now > p.validUntil;
+
+  let status: PaymentStatus;
+  let confirmedAt = p.confirmedAt;
+  if (settledStatuses.has(p.status)) {
+    status = p.status as PaymentStatus;
+  } else if (confirmedOnTime >= need && need > 0n) {
+    status = 'finished';
+    confirmedAt ??= now;
+  } else if (seenOnTime > confirmedOnTime) {
+    status = 'confirming';
+  } else if (confirmedOnTime > 0n) {
+    status = 'partially_paid';
+  } else if (p.status === 'confirming' || p.status === 'partially_paid') {
+    // The deposit vanished (reorg, replacement): back to waiting while the window is open, failed after.
+    status = windowClosed ? 'failed' : 'waiting';
+  } else {
+    status = windowClosed ? 'expired' : 'waiting';
+  }
+
+  let statusDetail: StatusDetail = 'none';
+  if (lateUnits > 0n) statusDetail = 'paid_late';
+  else if (seenOnTime > p.payAmountUnits && (status === 'finished' || status === 'confirming')) statusDetail = 'overpaid';
+  else if (status === 'partially_paid' || (status === 'finished' && confirmedOnTime < p.payAmountUnits)) statusDetail = 'underpaid';
+  if (status === 'finished' && confirmedOnTime > p.payAmountUnits && lateUnits === 0n) statusDetail = 'overpaid';
+
+  return { status, statusDetail, actuallyPaidUnits, confirmedAt };
+}

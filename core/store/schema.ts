@@ -1,0 +1,160 @@
+import type { Generated } from 'kysely';
+
+/**
+ * One schema for SQLite and PostgreSQL. Portable column types only: text, integer, bigint.
+ * - Timestamps are epoch milliseconds (bigint), rendered as ISO 8601 at the API edge.
+ * - Money is base units as decimal text (wei exceed 64 bits), summed in JS with bigint.
+ * - Booleans are integers 0/1 so both dialects read them alike.
+ */
+export interface MerchantTable {
+  id: string;
+  sub_partner_id: string;
+  name: string;
+  mode: 'test' | 'live';
+  webhook_url: string | null;
+  webhook_secret: string;
+  webhook_enabled: number;
+  allowed_origins: string; // JSON array of origins
+  underpaid_tolerance_bps: number;
+  next_address_index: number;
+  active: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  merchant_id: string;
+  kind: 'secret' | 'public';
+  prefix: string; // displayable start of the key, e.g. "sk_test_Ab12"
+  key_hash: string; // sha256 hex of the whole key
+  active: number;
+  created_at: number;
+  deactivated_at: number | null;
+}
+
+export interface PaymentTable {
+  id: string;
+  invoice_id: string;
+  purchase_id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  kind: 'direct' | 'link';
+  status: string;
+  status_detail: string;
+  sequence: number;
+  price_amount: string;
+  price_currency: string;
+  pay_currency: string;
+  network: string;
+  decimals: number;
+  precision: number;
+  pay_amount_units: string;
+  actually_paid_units: string;
+  rate: string;
+  pay_address: string;
+  extra_id: string | null;
+  address_index: number | null;
+  smart_contract: string | null;
+  customer_name: string | null;
+  customer_email: string;
+  order_id: string | null;
+  order_description: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+  ipn_callback_url: string | null;
+  origin_ip: string | null;
+  is_fixed_rate: number;
+  is_fee_paid_by_user: number;
+  time_limit: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+  valid_until: number;
+  confirmed_at: number | null;
+}
+
+export interface DepositTable {
+  id: string;
+  payment_id: string;
+  network: string;
+  txid: string;
+  log_index: number;
+  asset: string;
+  amount_units: string;
+  block_height: number | null;
+  block_hash: string | null;
+  first_seen_at: number;
+  late: number;
+  removed: number;
+  updated_at: number;
+}
+
+/** Last block the watcher processed per chain (e.g. "sandbox:btc", "evm:1"), plus recent hashes for reorgs. */
+export interface ChainBlockTable {
+  chain: string;
+  height: number;
+  hash: string;
+  parent_hash: string | null;
+}
+
+export interface ChainCheckpointTable {
+  chain: string;
+  height: number;
+  hash: string;
+  updated_at: number;
+}
+
+export interface SandboxBlockTable {
+  network: string;
+  height: number;
+  hash: string;
+  parent_hash: string;
+  created_at: number;
+}
+
+export interface SandboxTransferTable {
+  txid: string;
+  network: string;
+  currency: string;
+  address: string;
+  extra_id: string | null;
+  amount_units: string;
+  block_height: number | null;
+  created_at: number;
+  seq: Generated<number>;
+}
+
+export interface IdempotencyKeyTable {
+  merchant_id: string;
+  key: string;
+  route: string;
+  request_hash: string;
+  status_code: number;
+  response_body: string;
+  created_at: number;
+}
+
+/** The outbox: written in the same transaction as the payment change it describes. */
+export interface PaymentEventTable {
+  id: string;
+  payment_id: string;
+  merchant_id: string;
+  sequence: number;
+  status: string;
+  payload: string;
+  created_at: number;
+}
+
+export interface Database {
+  merchants: MerchantTable;
+  api_keys: ApiKeyTable;
+  payments: PaymentTable;
+  deposits: DepositTable;
+  chain_blocks: ChainBlockTable;
+  chain_checkpoints: ChainCheckpointTable;
+  sandbox_blocks: SandboxBlockTable;
+  sandbox_transfers: SandboxTransferTable;
+  idempotency_keys: IdempotencyKeyTable;
+  payment_events: PaymentEventTable;
+}

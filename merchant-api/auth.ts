@@ -1,0 +1,27 @@
+import type { MiddlewareHandler } from 'hono';
+import type { ApiDeps } from '../api-kit/deps.js';
+import type { RateLimiter } from '../api-kit/rate-limit.js';
+import { AppError } from '../core/errors.js';
+import { findMerchantByKey, type Merchant } from '../core/merchants/merchants.js';
+
+export type MerchantEnv = { Variables: { merchant: Merchant; requestId: string } };
+
+/**
+ * `X-API-Key: sk_...` (spec section 5). Public `dk_` keys are refused here: they are for the browser drop-in only.
+ * Rate limited per key (and per client address before the key is even checked, so guessing is throttled too).
+ */
+export function requireSecretKey(deps: ApiDeps, limiter: RateLimiter, clientAddress: (c: Parameters<MiddlewareHandler>[0]) => string): MiddlewareHandler<MerchantEnv> {
+  return async (c, next) => {
+    limiter.take(`ip:${clientAddress(c)}`);
+    const key = c.req.header('x-api-key')?.trim();
+    if (!key) throw new AppError('UNAUTHORIZED', 'Missing API key: send your secret key in the X-API-Key header');
+    if (key.startsWith('dk_')) {
+      throw new AppError('UNAUTHORIZED', 'Public drop-in keys (dk_) only work on /api/dropin/v1; use your secret key (sk_) on /api/v1');
+    }
+    limiter.take(`key:${key.slice(0, 16)}`);
+    const found = await findMerchantByKey(deps.db, key);
+    if (!found || found.kind !== 'secret') throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key');
+    c.set('merchant', found.merchant);
+    await next();
+  };
+}

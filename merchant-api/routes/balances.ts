@@ -1,0 +1,26 @@
+import type { Context } from 'hono';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { iso } from '../../core/clock.js';
+import { Decimal } from '../../core/money/decimal.js';
+import { balances } from '../../core/payments/balances.js';
+import type { MerchantEnv } from '../auth.js';
+
+/** GET /balances (spec 4.1, 2.2). */
+export function balancesHandler(deps: ApiDeps) {
+  return async (c: Context<MerchantEnv>) => {
+    const m = c.get('merchant');
+    const list = await balances(deps, m.id, m.mode);
+    return ok(c, {
+      sub_partner_id: m.sub_partner_id,
+      balances: list.map((b) => ({
+        currency: b.currency,
+        amount: new Decimal(b.amount),
+        pending_amount: new Decimal(b.pendingAmount),
+        usd_amount: new Decimal(b.usdAmount),
+        pending_usd_amount: new Decimal(b.pendingUsdAmount),
+        updated_at: iso(b.updatedAt),
+      })),
+    });
+  };
+}

@@ -1,0 +1,56 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { readJson } from '../../api-kit/body.js';
+import { createPayment, type NewPayment } from '../../core/payments/create-payment.js';
+import { numberToDecimalText, stringifyJson } from '../../core/money/decimal.js';
+import type { Payment } from '../../core/payments/payment.js';
+import type { MerchantEnv } from '../auth.js';
+import { withIdempotency } from '../idempotency.js';
+import { checkoutFields } from '../schemas.js';
+import { directPaymentView, paymentLinkView } from '../../api-kit/payment-views.js';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export const createPaymentSchema = z.strictObject(checkoutFields);
+export type CreatePaymentBody = z.infer<typeof createPaymentSchema>;
+
+function assetOf(deps: ApiDeps, p: Payment) {
+  const asset = deps.catalog.get(p.pay_currency);
+  if (!asset) throw new Error(`asset ${p.pay_currency} left the catalog`);
+  return asset;
+}
+
+export function toNewPayment(kind: NewPayment['kind'], b: CreatePaymentBody, originIp: string): NewPayment {
+  return {
+    kind,
+    priceAmount: numberToDecimalText(b.amount) ?? '0',
+    currency: b.currency,
+    email: b.email,
+    name: b.name,
+    orderId: b.order_id,
+    orderDescription: b.order_description,
+    successUrl: b.success_url,
+    cancelUrl: b.cancel_url,
+    isFixedRate: b.is_fixed_rate,
+    isFeePaidByUser: b.is_fee_paid_by_user,
+    originIp,
+  };
+}
+
+/**
+ * POST /payments and POST /payment-links share everything but the representation, so one handler serves both.
+ */
+export function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientAddress: (c: Context) => string) {
+  const routeName = kind === 'direct' ? 'POST /payments' : 'POST /payment-links';
+  return async (c: Context<MerchantEnv>) => {
+    const merchant = c.get('merchant');
+    const { data, raw } = await readJson(c, createPaymentSchema, deps.limits.bodyBytes);
+    const res = await withIdempotency(deps.db, deps.clock.now(), { merchantId: merchant.id, key: c.req.header('idempotency-key'), route: routeName, rawBody: raw }, async () => {
+      const payment: Payment = await createPayment(deps, merchant, toNewPayment(kind, data, clientAddress(c)));
+      const view = kind === 'direct' ? directPaymentView(payment, assetOf(deps, payment), deps.settings.publicUrl) : paymentLinkView(payment, deps.settings.publicUrl);
+      const message = kind === 'direct' ? 'Payment created' : 'Payment link created';
+      return { status: 201, body: stringifyJson({ success: true, message, data: view }) };
+    });
+    return c.body(res.body, res.status as ContentfulStatusCode, { 'content-type': 'application/json; charset=utf-8', ...(res.replayed ? { 'idempotent-replayed': 'true' } : {}) });
+  };
+}

@@ -1,0 +1,8 @@
+// `npm start` builds what is missing (the drop-in bundle) before serving, so a fresh clone just works.
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+if (existsSync('vite.config.ts') && !existsSync('public/dropin/v1/checkout.js')) {
+  console.log('Building the drop-in checkout (first start)...');
+  execSync('npx vite build', { stdio: 'inherit' });
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `npm test`: the whole suite. Type check, lint, the store-backed suites (SQLite by default; set
+# TEST_DATABASE_URL=postgres://... for PostgreSQL), then the browser runs in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== type check"
+npx tsc --noEmit -p .
+echo "== lint"
+npx biome lint .
+echo "== unit and integration suites (vitest)"
+npx vitest run
+if [ -d e2e ] && ls e2e/*.spec.ts >/dev/null 2>&1; then
+  echo "== browser runs (playwright)"
+  bash scripts/ensure-chromium.sh
+  npx playwright test
+fi

@@ -1,0 +1,57 @@
+import { systemClock } from '../core/clock.js';
+import { migrate, openStore } from '../core/store/db.js';
+import { type Command, helpOf, parseCommandArgs, UsageError } from './cli/command.js';
+import { merchantCommands } from './cli/merchant-commands.js';
+import { paymentCommands } from './cli/payment-commands.js';
+import { ConfigError, loadConfig } from './config.js';
+
+/** Every admin command; other parts of the service add theirs to this list. */
+export const commands: Command[] = [...merchantCommands, ...paymentCommands];
+
+function overview(): string {
+  return ['Usage: npm run -s admin -- <command> [options]   (--help on any command)', '', 'Commands:', ...commands.map((c) => `  ${c.name.padEnd(22)} ${c.summary}`)].join('\n');
+}
+
+/**
+ * The admin CLI works on the store named by DATABASE_URL, creating and migrating it when needed, so it works
+ * before the first `npm start`. Exit codes: 0 done, 2 usage error, 1 failure.
+ */
+export async function runCli(argv: string[], out: (l: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const cmd = commands.find((c) => {
+    const parts = c.name.split(' ');
+    return parts.every((p, i) => words[i] === p);
+  });
+  if (!cmd) {
+    out(overview());
+    return argv.length === 0 || argv.includes('--help') ? 0 : 2;
+  }
+  const rest = argv.slice(cmd.name.split(' ').length);
+  try {
+    const values = parseCommandArgs(cmd, rest);
+    if (values.help) {
+      out(helpOf(cmd));
+      return 0;
+    }
+    const config = loadConfig();
+    const store = openStore(config.DATABASE_URL, { poolSize: 2 });
+    try {
+      await migrate(store);
+      await cmd.run({ db: store.db, clock: systemClock, out }, values);
+    } finally {
+      await store.close();
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n\n${helpOf(cmd)}\n`);
+      return 2;
+    }
+    process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runCli(process.argv.slice(2)).then((code) => process.exit(code));
+}

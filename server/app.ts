@@ -1,0 +1,51 @@
+import { Hono, type Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { ApiDeps } from '../api-kit/deps.js';
+import { renderError } from '../api-kit/errors.js';
+import { json } from '../api-kit/envelope.js';
+import { AppError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { createMerchantApi, type MerchantRoutes } from '../merchant-api/index.js';
+import { sql } from 'kysely';
+
+export interface AppOptions {
+  /** Extra routes on /api/v1 (mounted behind merchant auth). */
+  merchantRoutes?: MerchantRoutes[];
+  /** Mounts more sub-apps (drop-in API, hosted pages, static files). */
+  mount?: (app: Hono) => void;
+}
+
+/** The client address for rate limits: the socket peer (no proxy headers are trusted by default). */
+export function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // app.request() in tests has no socket
+  }
+}
+
+/**
+ * Composition of the HTTP surface: every failure, from any layer, renders through one error handler in the spec's
+ * envelope; unknown paths are 404 in the same envelope.
+ */
+export function createApp(deps: ApiDeps, opts: AppOptions = {}): Hono {
+  const app = new Hono();
+  app.use('*', async (c, next) => {
+    const id = c.req.header('x-request-id')?.slice(0, 64) ?? newId('req', 16);
+    c.set('requestId' as never, id as never);
+    await next();
+    c.header('x-request-id', id);
+  });
+  const onError = renderError(deps.logger);
+  app.onError(onError);
+  app.notFound((c) => onError(new AppError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`), c));
+
+  app.get('/healthz', async (c) => {
+    await sql`select 1`.execute(deps.db);
+    return json(c, { success: true, message: 'OK', data: { status: 'ok', store: deps.dialect } });
+  });
+
+  app.route('/api/v1', createMerchantApi(deps, clientAddress, opts.merchantRoutes));
+  opts.mount?.(app);
+  return app;
+}

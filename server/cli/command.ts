@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.js';
+import type { Database } from '../../core/store/schema.js';
+
+export interface CliContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  out: (line: string) => void;
+}
+
+type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; description: string; required?: boolean };
+
+/** One admin command: its options, its help text, and what it does. */
+export interface Command {
+  name: string;
+  summary: string;
+  options: Record<string, OptionSpec>;
+  run(ctx: CliContext, values: Record<string, string | boolean | string[] | undefined>): Promise<void>;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function helpOf(c: Command): string {
+  const lines = [`Usage: npm run -s admin -- ${c.name} [options]`, '', c.summary, '', 'Options:'];
+  for (const [k, o] of Object.entries(c.options)) {
+    const arg = o.type === 'string' ? ` <${k}>` : '';
+    lines.push(`  --${k}${arg}${o.multiple ? ' (repeatable)' : ''}${o.required ? ' (required)' : ''}  ${o.description}`);
+  }
+  lines.push('  --help  Show this help');
+  return lines.join('\n');
+}
+
+export function parseCommandArgs(c: Command, argv: string[]) {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' } };
+  for (const [k, o] of Object.entries(c.options)) options[k] = { type: o.type, ...(o.multiple ? { multiple: true } : {}) };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: false, strict: true });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  if (!values.help) {
+    for (const [k, o] of Object.entries(c.options)) if (o.required && values[k] === undefined) throw new UsageError(`--${k} is required`);
+  }
+  return values;
+}

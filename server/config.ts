@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+export const configSchema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: intFrom(8787).pipe(z.number().max(65535)),
+  DATABASE_URL: z
+    .string()
+    .default('sqlite:data/service.sqlite')
+    .refine((v) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v), 'must be sqlite:PATH or postgres://...'),
+  PUBLIC_URL: z.url().optional(),
+  PAYMENT_TTL_SECONDS: intFrom(1200, 60),
+  PAYMENT_GRACE_SECONDS: intFrom(900, 0),
+  SANDBOX_BLOCK_INTERVAL_MS: intFrom(0),
+  RATE_LIMIT_PER_SECOND: intFrom(100),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: intFrom(64 * 1024, 1024),
+  /** CoinGecko-compatible price API for live mode. */
+  RATES_BASE_URL: z.url().default('https://api.coingecko.com/api/v3'),
+  RATES_API_KEY: z.string().optional(),
+  RATES_REFRESH_SECONDS: intFrom(60, 1),
+  RATES_STALE_SECONDS: intFrom(600, 1),
+  /** JSON object of per-asset minimums in USD, e.g. {"BTC":"5"}. */
+  MIN_AMOUNTS_USD: z.string().optional(),
+  /** Seconds between expiry sweeps. */
+  EXPIRY_SWEEP_MS: intFrom(1000, 10),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config extends Omit<RawConfig, 'PUBLIC_URL' | 'MIN_AMOUNTS_USD'> {
+  PUBLIC_URL: string;
+  MIN_AMOUNTS_USD: Record<string, string>;
+}
+
+/**
+ * Parses the environment once. A bad value throws one line naming the variable, which main prints before exiting.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked = Object.fromEntries(Object.keys(configSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
+  const parsed = configSchema.safeParse(picked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid configuration: ${name}: ${issue?.message ?? 'invalid'} (got "${String(picked[name] ?? '')}")`);
+  }
+  const c = parsed.data;
+  let minAmounts: Record<string, string> = {};
+  if (c.MIN_AMOUNTS_USD) {
+    const m = z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/)).safeParse(safeJson(c.MIN_AMOUNTS_USD));
+    if (!m.success) throw new ConfigError('Invalid configuration: MIN_AMOUNTS_USD: must be a JSON object like {"BTC":"5"}');
+    minAmounts = Object.fromEntries(Object.entries(m.data).map(([k, v]) => [k.toUpperCase(), v]));
+  }
+  const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/+$/, '');
+  return { ...c, PUBLIC_URL: publicUrl, MIN_AMOUNTS_USD: minAmounts };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}

@@ -1,0 +1,58 @@
+import { serve } from '@hono/node-server';
+import { createMerchant, listMerchants } from '../core/merchants/merchants.js';
+import { ConfigError, loadConfig } from './config.js';
+import { buildService } from './service.js';
+
+/**
+ * `npm start`: serves the service; on an empty store it creates a demo test-mode merchant and prints its keys once.
+ */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const service = await buildService(config);
+  const { deps } = service;
+
+  if ((await listMerchants(deps.db)).length === 0) {
+    const demo = await createMerchant(deps.db, deps.clock, { name: 'Demo store', mode: 'test' });
+    process.stdout.write(
+      [
+        '',
+        'Created a demo test-mode merchant (keys are shown once; they are stored only as hashes):',
+        `  merchant_id     ${demo.merchant_id}`,
+        `  secret key      ${demo.secret_key}   (server side, X-API-Key on /api/v1)`,
+        `  public key      ${demo.public_key}   (browser drop-in)`,
+        `  webhook secret  ${demo.webhook_secret}`,
+        '',
+        `Try: curl -H 'X-API-Key: ${demo.secret_key}' ${config.PUBLIC_URL}/api/v1/currencies`,
+        '',
+      ].join('\n'),
+    );
+  }
+
+  service.start();
+  const server = serve({ fetch: service.app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
+    deps.logger.info('listening', { url: config.PUBLIC_URL, address: info.address, port: info.port, store: deps.dialect });
+    process.stdout.write(`Service listening on ${config.PUBLIC_URL} (store: ${deps.dialect})\n`);
+  });
+
+  const shutdown = async () => {
+    server.close();
+    await service.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((e) => {
+  process.stderr.write(`Fatal: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

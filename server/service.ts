@@ -1,0 +1,151 @@
+import { EventEmitter } from 'node:events';
+import type { Hono } from 'hono';
+import type { ApiDeps } from '../api-kit/deps.js';
+import { sandboxAllocator } from '../core/addresses/sandbox-allocator.js';
+import type { AddressAllocator } from '../core/addresses/types.js';
+import { createCatalog } from '../core/catalog/catalog.js';
+import { ChainRegistry } from '../core/chains/registry.js';
+import { SandboxChain, sandboxMine, sandboxNeedsBlocks } from '../core/chains/sandbox.js';
+import { ChainWatcher } from '../core/chains/watcher.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import { AppError, toError } from '../core/errors.js';
+import { createLogger, type Logger } from '../core/log.js';
+import { startExpirySweeper } from '../core/payments/expiry.js';
+import type { Payment } from '../core/payments/payment.js';
+import { createCoinGeckoRates } from '../core/pricing/coingecko.js';
+import { createFixedRates } from '../core/pricing/fixed-rates.js';
+import { migrate, openStore, type Store } from '../core/store/db.js';
+import { purgeIdempotencyKeys } from '../merchant-api/idempotency.js';
+import { type AppOptions, createApp } from './app.js';
+import type { Config } from './config.js';
+
+export interface ServiceOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  fetch?: typeof fetch;
+  /** Live-mode address allocator (xpub derivation) once a live chain family is configured. */
+  liveAllocator?: AddressAllocator;
+  app?: AppOptions;
+}
+
+export interface Service {
+  config: Config;
+  store: Store;
+  deps: ApiDeps;
+  app: Hono;
+  /** Emits 'changed' with Payment[] after every committed payment change. */
+  changes: EventEmitter;
+  watchers: Map<string, ChainWatcher>;
+  /** Starts background work: watchers, expiry sweep, sandbox block timer, housekeeping. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+const noLiveAddresses: AddressAllocator = {
+  allocate() {
+    throw new AppError('VALIDATION_FAILED', 'Validation failed', {
+      errors: { currency: ['Live payments need an extended public key registered for this network (admin CLI: xpub set)'] },
+    });
+  },
+};
+
+/** Builds the whole service once from configuration: store, catalog, prices, chains, watchers and the HTTP app. */
+export async function buildService(config: Config, o: ServiceOverrides = {}): Promise<Service> {
+  const clock = o.clock ?? systemClock;
+  const logger = o.logger ?? createLogger(config.LOG_LEVEL);
+  const store = openStore(config.DATABASE_URL);
+  await migrate(store);
+  const catalog = createCatalog(undefined, { minUsd: config.MIN_AMOUNTS_USD });
+  const chains = new ChainRegistry(store.db);
+  const changes = new EventEmitter();
+  changes.setMaxListeners(0);
+  const notifyChanged = (payments: Payment[]) => {
+    if (payments.length > 0) changes.emit('changed', payments);
+  };
+
+  const networks = [...new Set(catalog.list().map((a) => a.network))];
+  const watchers = new Map<string, ChainWatcher>();
+  for (const n of networks) {
+    const source = new SandboxChain(store.db, n);
+    chains.add(source);
+    watchers.set(source.key, new ChainWatcher({ db: store.db, clock, logger, chains, onChanged: notifyChanged }, source));
+  }
+
+  const liveRates = createCoinGeckoRates({
+    baseUrl: config.RATES_BASE_URL,
+    ...(config.RATES_API_KEY ? { apiKey: config.RATES_API_KEY } : {}),
+    fetch: o.fetch ?? globalThis.fetch,
+    clock,
+    logger,
+    refreshMs: config.RATES_REFRESH_SECONDS * 1000,
+    staleAfterMs: config.RATES_STALE_SECONDS * 1000,
+    cgIds: [...new Set(catalog.list().map((a) => a.cgId))],
+  });
+
+  const deps: ApiDeps = {
+    db: store.db,
+    dialect: store.dialect,
+    clock,
+    logger,
+    catalog,
+    chains,
+    rates: { test: createFixedRates(clock), live: liveRates },
+    allocators: { test: sandboxAllocator, live: o.liveAllocator ?? noLiveAddresses },
+    settings: { publicUrl: config.PUBLIC_URL, ttlSeconds: config.PAYMENT_TTL_SECONDS, graceSeconds: config.PAYMENT_GRACE_SECONDS },
+    limits: { bodyBytes: config.BODY_LIMIT_BYTES, ratePerSecond: config.RATE_LIMIT_PER_SECOND },
+    syncChain: async (key) => {
+      await watchers.get(key)?.sync();
+    },
+    notifyChanged,
+  };
+
+  const app = createApp(deps, o.app);
+  const stops: (() => void)[] = [];
+
+  return {
+    config,
+    store,
+    deps,
+    app,
+    changes,
+    watchers,
+    start() {
+      for (const w of watchers.values()) {
+        // Sandbox chains move only through our own routes and timer, which sync at once; a slow poll is a safety net.
+        w.start(w.source.mode === 'test' ? 5_000 : 1_000);
+        stops.push(() => w.stop());
+      }
+      stops.push(startExpirySweeper(deps, config.EXPIRY_SWEEP_MS, notifyChanged));
+      const hasLive = chains.all().some((s) => s.mode === 'live');
+      if (hasLive) {
+        liveRates.start();
+        stops.push(() => liveRates.stop());
+      }
+      if (config.SANDBOX_BLOCK_INTERVAL_MS > 0) {
+        const t = setInterval(async () => {
+          for (const n of networks) {
+            try {
+              if (await sandboxNeedsBlocks(store.db, n)) {
+                await sandboxMine(store.db, clock, n, 1);
+                await watchers.get(`sandbox:${n}`)?.sync();
+              }
+            } catch (e) {
+              logger.warn('sandbox block timer failed', { network: n, error: toError(e).message });
+            }
+          }
+        }, config.SANDBOX_BLOCK_INTERVAL_MS);
+        t.unref();
+        stops.push(() => clearInterval(t));
+      }
+      const housekeeping = setInterval(() => {
+        purgeIdempotencyKeys(store.db, clock.now()).catch((e) => logger.warn('idempotency purge failed', { error: toError(e).message }));
+      }, 60 * 60 * 1000);
+      housekeeping.unref();
+      stops.push(() => clearInterval(housekeeping));
+    },
+    async stop() {
+      for (const s of stops.splice(0)) s();
+      await store.close();
+    },
+  };
+}
