@@ -1,0 +1,52 @@
+import type { Asset } from '../catalog/types.js';
+import { invalid } from '../errors.js';
+import { toUnits, unitsToUsd, usdToAssetUnits, usdToCents } from '../money/decimal.js';
+import type { UsdRate } from './types.js';
+
+/** A rate as the provider returns it, or just its decimal text. */
+export type RateInput = UsdRate | string;
+
+const rateText = (rate: RateInput): string => (typeof rate === 'string' ? rate : rate.rate);
+
+/** The asset's typical network fee in base units; the catalog is checked by its tests to always parse. */
+function networkFeeUnits(asset: Asset): bigint | null {
+  return toUnits(asset.networkFee, asset.decimals);
+}
+
+/**
+ * The smallest payable amount of an asset (GET /minimum-amount, spec 4.4): the asset's USD minimum at the
+ * current rate, but never less than 10 network fees, so a fee can never eat a meaningful share of a payment
+ * even when the coin's price falls. `minUsd` is what that minimum is worth, 2 dp half-up.
+ *
+ * @example
+ * minimumAmount(btc, '65000') // { minUnits: 7693n, minUsd: '5' } with minUsd '5' and fee '0.000005'
+ */
+export function minimumAmount(asset: Asset, usdRate: RateInput): { minUnits: bigint; minUsd: string } {
+  const rate = rateText(usdRate);
+  const cents = usdToCents(asset.minUsd);
+  if (cents === null) throw new RangeError(`bad minUsd ${asset.minUsd} for ${asset.code}`);
+  // Rounded up like pay_amount, so paying exactly the minimum is always worth at least minUsd.
+  const fromUsd = usdToAssetUnits(cents, rate, asset.decimals);
+  const fee = networkFeeUnits(asset) ?? 0n;
+  const minUnits = fromUsd > fee * 10n ? fromUsd : fee * 10n;
+  return { minUnits, minUsd: unitsToUsd(minUnits, asset.decimals, rate) };
+}
+
+/**
+ * The asset amount for a USD price (GET /estimate, spec 4.5), computed exactly as a payment's `pay_amount`
+ * would be: USD rounded half-up to cents, then rounded up to the asset's precision and 15 significant digits.
+ * `feeUnits` is the typical network fee the sender pays on top, or null when the catalog has no usable figure.
+ *
+ * @example
+ * estimate(btc, '65000', '100') // { units: 153847n, feeUnits: 500n }
+ */
+export function estimate(
+  asset: Asset,
+  usdRate: RateInput,
+  usdAmountText: string,
+): { units: bigint; feeUnits: bigint | null } {
+  const cents = usdToCents(usdAmountText.trim());
+  if (cents === null) throw invalid('amount', 'amount must be a USD amount such as 12.50');
+  if (cents <= 0n) throw invalid('amount', 'amount must be at least 0.01 USD');
+  return { units: usdToAssetUnits(cents, rateText(usdRate), asset.decimals), feeUnits: networkFeeUnits(asset) };
+}
