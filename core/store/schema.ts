@@ -146,6 +146,64 @@ export interface PaymentEventTable {
   created_at: number;
 }
 
+/** A drop-in checkout session (DESIGN.md drop-in contract); `token_hash` is sha256 of the session token. */
+export interface DropinSessionTable {
+  id: string;
+  merchant_id: string;
+  token_hash: string;
+  price_amount: string;
+  price_currency: string;
+  crypto_currency: string | null;
+  customer_email: string;
+  customer_name: string | null;
+  reference: string | null;
+  origin: string | null;
+  payment_id: string | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+/** Service-wide settings of the drop-in kept across restarts (hosted-page signing secret, demo public key). */
+export interface DropinSettingTable {
+  key: string;
+  value: string;
+}
+
+/** One webhook delivery per event and endpoint; its id is the X-Service-Delivery header, reused on every attempt. */
+export interface WebhookDeliveryTable {
+  id: string;
+  event_id: string;
+  merchant_id: string;
+  payment_id: string | null;
+  sequence: number | null;
+  kind: 'payment' | 'test';
+  payload: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  schedule_step: number;
+  next_attempt_at: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
+export interface WebhookAttemptTable {
+  delivery_id: string;
+  attempt_no: number;
+  url: string;
+  started_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  next_attempt_at: number | null;
+}
+
 export interface Database {
   merchants: MerchantTable;
   api_keys: ApiKeyTable;
@@ -157,4 +215,6 @@ export interface Database {
   sandbox_transfers: SandboxTransferTable;
   idempotency_keys: IdempotencyKeyTable;
   payment_events: PaymentEventTable;
+  dropin_sessions: DropinSessionTable;
+  dropin_settings: DropinSettingTable;
 }

@@ -1,9 +1,13 @@
 import type { Migration } from 'kysely';
 import * as core from './0001-core.js';
+import * as webhooks from './0002-webhooks.js';
+import * as dropinSessions from './0004-dropin-sessions.js';
 
 /**
  * Versioned migrations, applied in key order. Add a file per change; never edit one that has shipped.
  */
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
+  '0002-webhooks': webhooks,
+  '0004-dropin-sessions': dropinSessions,
 };
