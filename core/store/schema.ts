@@ -215,6 +215,8 @@ export interface Database {
   sandbox_transfers: SandboxTransferTable;
   idempotency_keys: IdempotencyKeyTable;
   payment_events: PaymentEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
   dropin_sessions: DropinSessionTable;
   dropin_settings: DropinSettingTable;
 }
