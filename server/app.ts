@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { serveStatic } from '@hono/node-server/serve-static';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { renderError } from '../api-kit/errors.js';
 import { json } from '../api-kit/envelope.js';
@@ -44,6 +45,13 @@ export function createApp(deps: ApiDeps, opts: AppOptions = {}): Hono {
     await sql`select 1`.execute(deps.db);
     return json(c, { success: true, message: 'OK', data: { status: 'ok', store: deps.dialect } });
   });
+
+  // Asset icons named by GET /currencies `icon_url`; immutable per file name, so browsers may cache them long.
+  app.use('/icons/*', async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.header('cache-control', 'public, max-age=86400');
+  });
+  app.get('/icons/*', serveStatic({ root: './public' }));
 
   app.route('/api/v1', createMerchantApi(deps, clientAddress, opts.merchantRoutes));
   opts.mount?.(app);
