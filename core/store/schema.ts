@@ -204,6 +204,15 @@ export interface WebhookAttemptTable {
   next_attempt_at: number | null;
 }
 
+/** A live merchant's extended public key per chain family ('evm'); payment N pays to its child 0/N. */
+export interface MerchantXpubTable {
+  merchant_id: string;
+  family: string;
+  xpub: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   merchants: MerchantTable;
   api_keys: ApiKeyTable;
@@ -215,6 +224,7 @@ export interface Database {
   sandbox_transfers: SandboxTransferTable;
   idempotency_keys: IdempotencyKeyTable;
   payment_events: PaymentEventTable;
+  merchant_xpubs: MerchantXpubTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   dropin_sessions: DropinSessionTable;

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as core from './0001-core.js';
+import * as xpubs from './0003-xpubs.js';
 import * as webhooks from './0002-webhooks.js';
 import * as dropinSessions from './0004-dropin-sessions.js';
 
@@ -8,6 +9,7 @@ import * as dropinSessions from './0004-dropin-sessions.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
+  '0003-xpubs': xpubs,
   '0002-webhooks': webhooks,
   '0004-dropin-sessions': dropinSessions,
 };
