@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { shippedAssets } from '../core/catalog/assets.js';
+import { ChainsConfigError, type EvmNetworkConfig, readChainsConfig } from '../core/chains/evm/config.js';
 
 const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
@@ -25,6 +27,10 @@ export const configSchema = z.object({
   MIN_AMOUNTS_USD: z.string().optional(),
   /** Seconds between expiry sweeps. */
   EXPIRY_SWEEP_MS: intFrom(1000, 10),
+  /** Path of the JSON file of live EVM networks (RPC URL, chain id, confirmations, token contracts); unset = none. */
+  CHAINS_CONFIG: z.string().optional(),
+  /** Milliseconds between reachability checks of each live network's node. */
+  CHAIN_HEALTH_MS: intFrom(5000, 100),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -32,6 +38,8 @@ export type RawConfig = z.infer<typeof configSchema>;
 export interface Config extends Omit<RawConfig, 'PUBLIC_URL' | 'MIN_AMOUNTS_USD'> {
   PUBLIC_URL: string;
   MIN_AMOUNTS_USD: Record<string, string>;
+  /** Live EVM networks read from CHAINS_CONFIG and checked against the catalog. */
+  EVM_NETWORKS: EvmNetworkConfig[];
 }
 
 /**
@@ -53,7 +61,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     minAmounts = Object.fromEntries(Object.entries(m.data).map(([k, v]) => [k.toUpperCase(), v]));
   }
   const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/+$/, '');
-  return { ...c, PUBLIC_URL: publicUrl, MIN_AMOUNTS_USD: minAmounts };
+  let evmNetworks: EvmNetworkConfig[] = [];
+  if (c.CHAINS_CONFIG) {
+    try {
+      evmNetworks = readChainsConfig(c.CHAINS_CONFIG, shippedAssets);
+    } catch (e) {
+      if (e instanceof ChainsConfigError) throw new ConfigError(`Invalid configuration: CHAINS_CONFIG: ${e.message}`);
+      throw e;
+    }
+  }
+  return { ...c, PUBLIC_URL: publicUrl, MIN_AMOUNTS_USD: minAmounts, EVM_NETWORKS: evmNetworks };
 }
 
 function safeJson(text: string): unknown {

@@ -1,14 +1,19 @@
 import { EventEmitter } from 'node:events';
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
+import { hdAllocator } from '../core/addresses/hd-allocator.js';
 import { sandboxAllocator } from '../core/addresses/sandbox-allocator.js';
 import type { AddressAllocator } from '../core/addresses/types.js';
+import { shippedAssets } from '../core/catalog/assets.js';
 import { createCatalog } from '../core/catalog/catalog.js';
+import { applyChainsConfig } from '../core/chains/evm/config.js';
+import { EvmChain } from '../core/chains/evm/evm-chain.js';
+import { startHealthChecks } from '../core/chains/evm/health.js';
 import { ChainRegistry } from '../core/chains/registry.js';
 import { SandboxChain, sandboxMine, sandboxNeedsBlocks } from '../core/chains/sandbox.js';
 import { ChainWatcher } from '../core/chains/watcher.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import { AppError, toError } from '../core/errors.js';
+import { toError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { startExpirySweeper } from '../core/payments/expiry.js';
 import type { Payment } from '../core/payments/payment.js';
@@ -41,21 +46,14 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-const noLiveAddresses: AddressAllocator = {
-  allocate() {
-    throw new AppError('VALIDATION_FAILED', 'Validation failed', {
-      errors: { currency: ['Live payments need an extended public key registered for this network (admin CLI: xpub set)'] },
-    });
-  },
-};
-
 /** Builds the whole service once from configuration: store, catalog, prices, chains, watchers and the HTTP app. */
 export async function buildService(config: Config, o: ServiceOverrides = {}): Promise<Service> {
   const clock = o.clock ?? systemClock;
   const logger = o.logger ?? createLogger(config.LOG_LEVEL);
   const store = openStore(config.DATABASE_URL);
   await migrate(store);
-  const catalog = createCatalog(undefined, { minUsd: config.MIN_AMOUNTS_USD });
+  // Configured live networks bring their own chain ids and token contracts (a testnet, a local node).
+  const catalog = createCatalog(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), { minUsd: config.MIN_AMOUNTS_USD });
   const chains = new ChainRegistry(store.db);
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
@@ -68,6 +66,13 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   for (const n of networks) {
     const source = new SandboxChain(store.db, n);
     chains.add(source);
+    watchers.set(source.key, new ChainWatcher({ db: store.db, clock, logger, chains, onChanged: notifyChanged }, source));
+  }
+  const evmChains = config.EVM_NETWORKS.map((n) => new EvmChain(n));
+  for (const source of evmChains) {
+    chains.add(source);
+    // Not payable until the first health check has reached the node.
+    chains.setReachable(source.key, false);
     watchers.set(source.key, new ChainWatcher({ db: store.db, clock, logger, chains, onChanged: notifyChanged }, source));
   }
 
@@ -90,7 +95,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     catalog,
     chains,
     rates: { test: createFixedRates(clock), live: liveRates },
-    allocators: { test: sandboxAllocator, live: o.liveAllocator ?? noLiveAddresses },
+    allocators: { test: sandboxAllocator, live: o.liveAllocator ?? hdAllocator },
     settings: { publicUrl: config.PUBLIC_URL, ttlSeconds: config.PAYMENT_TTL_SECONDS, graceSeconds: config.PAYMENT_GRACE_SECONDS },
     limits: { bodyBytes: config.BODY_LIMIT_BYTES, ratePerSecond: config.RATE_LIMIT_PER_SECOND },
     syncChain: async (key) => {
@@ -112,10 +117,11 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     start() {
       for (const w of watchers.values()) {
         // Sandbox chains move only through our own routes and timer, which sync at once; a slow poll is a safety net.
-        w.start(w.source.mode === 'test' ? 5_000 : 1_000);
+        w.start(w.source instanceof EvmChain ? w.source.pollIntervalMs : w.source.mode === 'test' ? 5_000 : 1_000);
         stops.push(() => w.stop());
       }
       stops.push(startExpirySweeper(deps, config.EXPIRY_SWEEP_MS, notifyChanged));
+      if (evmChains.length > 0) stops.push(startHealthChecks(chains, evmChains, logger, { intervalMs: config.CHAIN_HEALTH_MS }));
       const hasLive = chains.all().some((s) => s.mode === 'live');
       if (hasLive) {
         liveRates.start();

@@ -32,6 +32,8 @@ export interface ChainSource {
   head(): Promise<{ height: number; hash: string }>;
   /** A block with the transfers it carries, or null when the height does not exist (yet). */
   blockAt(height: number): Promise<ChainBlock | null>;
+  /** Hash of the block at a height, or null when there is none: lets the reorg check skip fetching transfers. */
+  blockHash?(height: number): Promise<string | null>;
   /** Transfers seen but not yet in a block (0 confirmations). Sources without a mempool view return []. */
   mempool(): Promise<ChainTransfer[]>;
   /** Height to start from when no checkpoint exists (a new watcher need not replay history). */

@@ -108,8 +108,9 @@ export class ChainWatcher {
     let h = Math.min(cp.height, headHeight);
     let hash = h === cp.height ? cp.hash : await this.storedHash(h);
     while (h >= 0) {
-      const onChain = await src.blockAt(h);
-      if (onChain && hash !== null && onChain.hash === hash) break;
+      // Every sync checks the checkpoint's block: a header is enough where the source can give one.
+      const onChain = src.blockHash ? await src.blockHash(h) : ((await src.blockAt(h))?.hash ?? null);
+      if (onChain !== null && hash !== null && onChain === hash) break;
       h -= 1;
       hash = h >= 0 ? await this.storedHash(h) : null;
     }
