@@ -1,6 +1,7 @@
 import type { Asset } from '../core/catalog/types.js';
 import { iso, isoOrNull } from '../core/clock.js';
 import { Decimal } from '../core/money/decimal.js';
+import { pageToken } from './page-token.js';
 import { actuallyPaidText, payAmountText, type Payment } from '../core/payments/payment.js';
 import { paymentUris } from '../core/qr/payment-uri.js';
 import { qrSvgDataUrl } from '../core/qr/encode.js';
@@ -38,15 +39,17 @@ export function paymentQr(p: Payment, asset: Asset) {
   };
 }
 
-function urls(p: Payment, publicUrl: string) {
+/** `hosted_payment_url` carries a signed token (api-kit/page-token.ts): the payment id alone must not open the page. */
+function urls(p: Payment, publicUrl: string, pageSecret?: string) {
+  const token = pageSecret === undefined ? '' : `?t=${pageToken(p.id, pageSecret)}`;
   return {
-    hosted_payment_url: `${publicUrl}/pay/${p.id}`,
+    hosted_payment_url: `${publicUrl}/pay/${p.id}${token}`,
     status_url: `${publicUrl}/api/v1/payments/${p.id}`,
   };
 }
 
 /** POST /payments (201): payment, customer, pricing, blockchain, qr, merchant_reference, integration_recommendations. */
-export function directPaymentView(p: Payment, asset: Asset, publicUrl: string) {
+export function directPaymentView(p: Payment, asset: Asset, publicUrl: string, pageSecret?: string) {
   const payAmount = new Decimal(payAmountText(p));
   return {
     payment: {
@@ -55,7 +58,7 @@ export function directPaymentView(p: Payment, asset: Asset, publicUrl: string) {
       purchase_id: p.purchase_id,
       payment_status: p.status,
       status_detail: p.status_detail,
-      ...urls(p, publicUrl),
+      ...urls(p, publicUrl, pageSecret),
       success_url: p.success_url ?? '',
       cancel_url: p.cancel_url ?? '',
       created_at: iso(p.created_at),
@@ -89,7 +92,7 @@ export function directPaymentView(p: Payment, asset: Asset, publicUrl: string) {
 }
 
 /** POST /payment-links (201): payment, customer, pricing, blockchain, timing, additional_info. */
-export function paymentLinkView(p: Payment, publicUrl: string) {
+export function paymentLinkView(p: Payment, publicUrl: string, pageSecret?: string) {
   return {
     payment: {
       payment_id: p.id,
@@ -98,7 +101,7 @@ export function paymentLinkView(p: Payment, publicUrl: string) {
       payment_status: p.status,
       type: 'payment_link',
       product: 'hosted_checkout',
-      hosted_payment_url: urls(p, publicUrl).hosted_payment_url,
+      hosted_payment_url: urls(p, publicUrl, pageSecret).hosted_payment_url,
       payer_name: p.customer_name ?? '',
       payer_email: p.customer_email,
       success_url: p.success_url ?? '',

@@ -23,5 +23,7 @@ export interface CoreDeps {
     publicUrl: string;
     ttlSeconds: number;
     graceSeconds: number;
+    /** Signs hosted-page URLs (`/pay/{id}?t=...`) so a payment id alone never reads a payment. Kept in the store. */
+    pageSecret: string;
   };
 }

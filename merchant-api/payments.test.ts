@@ -28,7 +28,7 @@ describe('POST /payments: happy path', () => {
     expect(Object.keys(d).sort()).toEqual(['blockchain', 'customer', 'integration_recommendations', 'merchant_reference', 'payment', 'pricing', 'qr']);
     expect(d.payment).toMatchObject({ payment_status: 'waiting', success_url: order.success_url, cancel_url: order.cancel_url, confirmed_at: null });
     for (const k of ['payment_id', 'invoice_id', 'purchase_id', 'created_at', 'expires_at', 'valid_until']) expect(typeof d.payment[k]).toBe('string');
-    expect(d.payment.hosted_payment_url).toBe(`https://pay.example.com/pay/${d.payment.payment_id}`);
+    expect(d.payment.hosted_payment_url).toMatch(new RegExp(`^https://pay\\.example\\.com/pay/${d.payment.payment_id}\\?t=[A-Za-z0-9_-]{32}$`));
     expect(d.payment.status_url).toBe(`https://pay.example.com/api/v1/payments/${d.payment.payment_id}`);
     expect(Date.parse(d.payment.expires_at) - Date.parse(d.payment.created_at)).toBe(1200 * 1000);
     expect(Date.parse(d.payment.valid_until) - Date.parse(d.payment.expires_at)).toBe(900 * 1000);
@@ -93,7 +93,7 @@ describe('POST /payments: happy path', () => {
     const d = r.json.data;
     expect(Object.keys(d).sort()).toEqual(['additional_info', 'blockchain', 'customer', 'payment', 'pricing', 'timing']);
     expect(d.payment).toMatchObject({ payment_status: 'waiting', payer_name: 'Ann', payer_email: 'ann@example.com', type: 'payment_link' });
-    expect(d.payment.hosted_payment_url).toBe(`https://pay.example.com/pay/${d.payment.payment_id}`);
+    expect(d.payment.hosted_payment_url).toMatch(new RegExp(`^https://pay\\.example\\.com/pay/${d.payment.payment_id}\\?t=[A-Za-z0-9_-]{32}$`));
     expect(d.pricing).toMatchObject({ price_amount: 100, pay_amount: 0.00153847, amount_received: 0, is_fixed_rate: true });
     expect(d.blockchain).toMatchObject({ network: 'btc', burning_percent: null, network_precision: 8 });
     expect(d.timing.time_limit).toBe(1200);

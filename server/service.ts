@@ -21,6 +21,12 @@ import { createCoinGeckoRates } from '../core/pricing/coingecko.js';
 import { createFixedRates } from '../core/pricing/fixed-rates.js';
 import { migrate, openStore, type Store } from '../core/store/db.js';
 import { purgeIdempotencyKeys } from '../merchant-api/idempotency.js';
+import { webhookDeliveryRoutes } from '../merchant-api/routes/webhook-deliveries.js';
+import type { Resolver } from '../core/webhooks/address-guard.js';
+import { WebhookDispatcher } from '../core/webhooks/dispatcher.js';
+import { WebhookTransport } from '../core/webhooks/transport.js';
+import { mountDropin } from '../dropin-api/mount.js';
+import { loadPageSecret } from '../dropin-api/settings.js';
 import { type AppOptions, createApp } from './app.js';
 import type { Config } from './config.js';
 
@@ -31,6 +37,9 @@ export interface ServiceOverrides {
   /** Live-mode address allocator (xpub derivation) once a live chain family is configured. */
   liveAllocator?: AddressAllocator;
   app?: AppOptions;
+  /** Webhook host resolver (the SSRF guard checks what it returns, at connect time) and retry jitter source. */
+  webhookResolver?: Resolver;
+  webhookRandom?: () => number;
 }
 
 export interface Service {
@@ -41,6 +50,8 @@ export interface Service {
   /** Emits 'changed' with Payment[] after every committed payment change. */
   changes: EventEmitter;
   watchers: Map<string, ChainWatcher>;
+  /** Delivers the webhook outbox; started by start(), woken by `changes`. */
+  webhooks: WebhookDispatcher;
   /** Starts background work: watchers, expiry sweep, sandbox block timer, housekeeping. */
   start(): void;
   stop(): Promise<void>;
@@ -96,7 +107,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     chains,
     rates: { test: createFixedRates(clock), live: liveRates },
     allocators: { test: sandboxAllocator, live: o.liveAllocator ?? hdAllocator },
-    settings: { publicUrl: config.PUBLIC_URL, ttlSeconds: config.PAYMENT_TTL_SECONDS, graceSeconds: config.PAYMENT_GRACE_SECONDS },
+    settings: { publicUrl: config.PUBLIC_URL, ttlSeconds: config.PAYMENT_TTL_SECONDS, graceSeconds: config.PAYMENT_GRACE_SECONDS, pageSecret: await loadPageSecret(store.db) },
     limits: { bodyBytes: config.BODY_LIMIT_BYTES, ratePerSecond: config.RATE_LIMIT_PER_SECOND },
     syncChain: async (key) => {
       await watchers.get(key)?.sync();
@@ -104,7 +115,23 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     notifyChanged,
   };
 
-  const app = createApp(deps, o.app);
+  const webhookTransport = new WebhookTransport({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, ...(o.webhookResolver ? { resolver: o.webhookResolver } : {}) });
+  const webhooks = new WebhookDispatcher({ db: store.db, dialect: store.dialect, clock, logger }, webhookTransport, {
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    pollMs: config.WEBHOOK_POLL_MS,
+    perEndpoint: config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+    ...(o.webhookRandom ? { random: o.webhookRandom } : {}),
+  });
+
+  // The drop-in API, hosted page, demo and static files; live status streams follow `changes`.
+  const app = createApp(deps, {
+    ...o.app,
+    merchantRoutes: [...(o.app?.merchantRoutes ?? []), webhookDeliveryRoutes(deps, webhooks)],
+    mount: (a) => {
+      mountDropin(a, deps, changes);
+      o.app?.mount?.(a);
+    },
+  });
   const stops: (() => void)[] = [];
 
   return {
@@ -114,7 +141,13 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     app,
     changes,
     watchers,
+    webhooks,
     start() {
+      // Every committed change wakes the dispatcher at once; its own poll catches what other processes wrote.
+      const wakeWebhooks = () => webhooks.wake();
+      changes.on('changed', wakeWebhooks);
+      stops.push(() => changes.off('changed', wakeWebhooks));
+      webhooks.start();
       for (const w of watchers.values()) {
         // Sandbox chains move only through our own routes and timer, which sync at once; a slow poll is a safety net.
         w.start(w.source instanceof EvmChain ? w.source.pollIntervalMs : w.source.mode === 'test' ? 5_000 : 1_000);
@@ -151,6 +184,8 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     },
     async stop() {
       for (const s of stops.splice(0)) s();
+      await webhooks.stop();
+      webhookTransport.close();
       await store.close();
     },
   };

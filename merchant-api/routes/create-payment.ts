@@ -47,7 +47,7 @@ export function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientA
     const { data, raw } = await readJson(c, createPaymentSchema, deps.limits.bodyBytes);
     const res = await withIdempotency(deps.db, deps.clock.now(), { merchantId: merchant.id, key: c.req.header('idempotency-key'), route: routeName, rawBody: raw }, async () => {
       const payment: Payment = await createPayment(deps, merchant, toNewPayment(kind, data, clientAddress(c)));
-      const view = kind === 'direct' ? directPaymentView(payment, assetOf(deps, payment), deps.settings.publicUrl) : paymentLinkView(payment, deps.settings.publicUrl);
+      const view = kind === 'direct' ? directPaymentView(payment, assetOf(deps, payment), deps.settings.publicUrl, deps.settings.pageSecret) : paymentLinkView(payment, deps.settings.publicUrl, deps.settings.pageSecret);
       const message = kind === 'direct' ? 'Payment created' : 'Payment link created';
       return { status: 201, body: stringifyJson({ success: true, message, data: view }) };
     });

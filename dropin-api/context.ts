@@ -1,0 +1,87 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ApiDeps } from '../api-kit/deps.js';
+import { pageTokenValid } from '../api-kit/page-token.js';
+import type { RateLimiter } from '../api-kit/rate-limit.js';
+import { AppError } from '../core/errors.js';
+import { findMerchantByKey, getMerchant, type Merchant } from '../core/merchants/merchants.js';
+import type { Payment } from '../core/payments/payment.js';
+import { assertOrigin } from './origins.js';
+import { type DropinSession, findSessionByToken } from './sessions.js';
+
+/**
+ * What a session token opens: a drop-in session (`cs_...`, created with a `dk_` key), or a hosted page
+ * (`pt_{payment_id}.{page token}`, from `hosted_payment_url`). Both read and pay exactly one checkout.
+ */
+export type Checkout =
+  | { kind: 'session'; token: string; merchant: Merchant; session: DropinSession }
+  | { kind: 'hosted'; token: string; merchant: Merchant; payment: Payment };
+
+export type DropinEnv = { Variables: { merchant: Merchant; checkout: Checkout; requestId: string } };
+
+export interface DropinCtx {
+  deps: ApiDeps;
+  limiter: RateLimiter;
+  clientAddress: (c: Context) => string;
+  /** Origins of the service's own pages (hosted page, demo), always allowed. */
+  selfOrigins: (c: Context) => string[];
+}
+
+const SECRET_KEY_MESSAGE =
+  'Secret keys (sk_) must never reach a browser: the drop-in takes your public key (dk_). Rotate this secret key now if it was published (admin CLI: key rotate).';
+
+/** `Authorization: Bearer dk_...`, rate limited per client address and per key; the merchant's origins enforced. */
+export function requirePublicKey(x: DropinCtx): MiddlewareHandler<DropinEnv> {
+  return async (c, next) => {
+    x.limiter.take(`ip:${x.clientAddress(c)}`);
+    const key = bearer(c);
+    if (!key) throw new AppError('UNAUTHORIZED', 'Missing public key: send Authorization: Bearer dk_...');
+    if (key.startsWith('sk_')) throw new AppError('UNAUTHORIZED', SECRET_KEY_MESSAGE);
+    if (!key.startsWith('dk_')) throw new AppError('UNAUTHORIZED', 'Invalid public key: drop-in keys start with dk_');
+    x.limiter.take(`key:${key.slice(0, 20)}`);
+    const found = await findMerchantByKey(x.deps.db, key);
+    if (!found || found.kind !== 'public') throw new AppError('UNAUTHORIZED', 'Invalid or inactive public key');
+    assertOrigin(found.merchant, c.req.header('origin'), x.selfOrigins(c));
+    c.set('merchant', found.merchant);
+    await next();
+  };
+}
+
+/** Session-token routes: the token is in the path (EventSource cannot send headers). Unknown and expired read as 404. */
+export function requireCheckout(x: DropinCtx): MiddlewareHandler<DropinEnv> {
+  return async (c, next) => {
+    x.limiter.take(`ip:${x.clientAddress(c)}`);
+    const token = c.req.param('token') ?? '';
+    x.limiter.take(`token:${token.slice(0, 24)}`);
+    const checkout = await resolveCheckout(x.deps, token);
+    if (!checkout) throw new AppError('NOT_FOUND', 'Checkout session not found or expired');
+    assertOrigin(checkout.merchant, c.req.header('origin'), x.selfOrigins(c));
+    c.set('merchant', checkout.merchant);
+    c.set('checkout', checkout);
+    await next();
+  };
+}
+
+export async function resolveCheckout(deps: ApiDeps, token: string): Promise<Checkout | null> {
+  if (token.length > 200) return null;
+  if (token.startsWith('cs_')) {
+    const session = await findSessionByToken(deps.db, token);
+    if (!session || session.expires_at <= deps.clock.now()) return null;
+    const merchant = await getMerchant(deps.db, session.merchant_id);
+    if (!merchant || merchant.active !== 1) return null;
+    return { kind: 'session', token, merchant, session };
+  }
+  const m = /^pt_([a-z0-9_]{1,64})\.([A-Za-z0-9_-]{32})$/.exec(token);
+  if (!m?.[1] || !m[2] || !pageTokenValid(m[1], m[2], deps.settings.pageSecret)) return null;
+  const payment = await deps.db.selectFrom('payments').selectAll().where('id', '=', m[1]).executeTakeFirst();
+  if (!payment) return null;
+  const merchant = await getMerchant(deps.db, payment.merchant_id);
+  if (!merchant || merchant.active !== 1) return null;
+  return { kind: 'hosted', token, merchant, payment };
+}
+
+function bearer(c: Context): string | undefined {
+  const h = c.req.header('authorization')?.trim();
+  if (!h) return undefined;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  return m?.[1];
+}

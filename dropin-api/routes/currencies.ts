@@ -1,0 +1,53 @@
+import type { Context } from 'hono';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { enabledAssets } from '../../core/catalog/availability.js';
+import { fromUnits, usdToCents } from '../../core/money/decimal.js';
+import { minimumAmount } from '../../core/pricing/amounts.js';
+import type { Mode } from '../../core/deps.js';
+import type { DropinEnv } from '../context.js';
+import { checkoutView } from '../views.js';
+
+/**
+ * The picker's list: assets payable in the merchant's mode with their minimum (asset units and USD). With a price,
+ * `payable` says whether it meets the minimum, decided here with exact decimals rather than in the browser.
+ */
+export async function pickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: string | null) {
+  const cents = priceUsd === null ? null : usdToCents(priceUsd);
+  const out = [];
+  for (const a of enabledAssets(deps.catalog.list(), deps.chains, mode)) {
+    let rate: string;
+    try {
+      rate = (await deps.rates[mode].usdRate(a)).rate;
+    } catch {
+      continue; // no fresh price: not payable now
+    }
+    const min = minimumAmount(a, rate);
+    const minCents = usdToCents(min.minUsd) ?? 0n;
+    out.push({
+      code: a.code,
+      name: a.name,
+      network: a.network,
+      icon_url: `/icons/${a.logoFile}`,
+      network_precision: a.decimals,
+      extra_id_exists: a.extraIdExists,
+      min_amount: fromUnits(min.minUnits, a.decimals),
+      min_usd: min.minUsd,
+      payable: cents === null ? true : cents >= minCents,
+    });
+  }
+  return out;
+}
+
+/** GET /currencies (dk_ key): for merchants who draw their own picker. */
+export function listCurrenciesHandler(deps: ApiDeps) {
+  return async (c: Context<DropinEnv>) => ok(c, await pickerCurrencies(deps, c.get('merchant').mode, null));
+}
+
+/** GET /sessions/{token}/currencies: the same list, with `payable` for this checkout's price. */
+export function sessionCurrenciesHandler(deps: ApiDeps) {
+  return async (c: Context<DropinEnv>) => {
+    const x = c.get('checkout');
+    return ok(c, await pickerCurrencies(deps, x.merchant.mode, checkoutView(x).amount));
+  };
+}

@@ -1,0 +1,72 @@
+import type { EventEmitter } from 'node:events';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { stringifyJson } from '../../core/money/decimal.js';
+import type { Payment } from '../../core/payments/payment.js';
+import type { DropinEnv } from '../context.js';
+import { checkoutPaymentView, currentPayment } from '../views.js';
+
+/** Keep-alive comment interval: proxies drop idle streams after about a minute. */
+const KEEPALIVE_MS = 15_000;
+/** While confirming, blocks move confirmations without a status change (no event): re-read this often. */
+const CONFIRMING_POLL_MS = 1_000;
+
+/**
+ * GET /sessions/{token}/events: Server-Sent Events (`event: payment`, `id` = sequence) with the payment view,
+ * sent at once and on every change the service's `changes` emitter reports for this payment. The popup falls
+ * back to polling GET /sessions/{token} when EventSource is missing or keeps failing.
+ */
+export function eventsHandler(deps: ApiDeps, changes: EventEmitter) {
+  return async (c: Context<DropinEnv>) => {
+    const x = c.get('checkout');
+    const first = await currentPayment(deps, x);
+    return streamSSE(c, async (stream) => {
+      if (!first) {
+        await stream.writeSSE({ event: 'payment', data: 'null' });
+        return;
+      }
+      let wake: (() => void) | null = null;
+      let dirty = true;
+      const onChanged = (ps: Payment[]) => {
+        if (ps.some((p) => p.id === first.id)) {
+          dirty = true;
+          wake?.();
+        }
+      };
+      changes.on('changed', onChanged);
+      stream.onAbort(() => wake?.());
+      let last = '';
+      let status = first.status;
+      try {
+        while (!stream.aborted && !stream.closed) {
+          if (dirty || status === 'confirming') {
+            dirty = false;
+            const p = await deps.db.selectFrom('payments').selectAll().where('id', '=', first.id).executeTakeFirst();
+            if (!p) break;
+            status = p.status;
+            const data = stringifyJson(await checkoutPaymentView(deps, p));
+            if (data !== last) {
+              last = data;
+              await stream.writeSSE({ event: 'payment', id: String(p.sequence), data });
+            } else {
+              await stream.write(': keep-alive\n\n');
+            }
+          } else {
+            await stream.write(': keep-alive\n\n');
+          }
+          await new Promise<void>((resolve) => {
+            const t = setTimeout(resolve, status === 'confirming' ? CONFIRMING_POLL_MS : KEEPALIVE_MS);
+            wake = () => {
+              clearTimeout(t);
+              resolve();
+            };
+          });
+          wake = null;
+        }
+      } finally {
+        changes.off('changed', onChanged);
+      }
+    });
+  };
+}

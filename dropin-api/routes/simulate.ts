@@ -1,0 +1,62 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { readJson } from '../../api-kit/body.js';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { sandboxMine, sandboxSend } from '../../core/chains/sandbox.js';
+import { AppError, invalid } from '../../core/errors.js';
+import { toUnits } from '../../core/money/decimal.js';
+import type { DropinEnv } from '../context.js';
+import { checkoutPaymentView, currentPayment } from '../views.js';
+
+export const simulateSchema = z.strictObject({
+  /** Send a transfer (false: only mine blocks, to move confirmations on). @default true */
+  pay: z.boolean().default(true),
+  /** Amount to send as decimal text. @default what is still due */
+  amount: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'Must be a positive decimal amount')
+    .optional(),
+  /** Blocks to mine after sending. @default 1 */
+  blocks: z.number().int().min(0).max(10).default(1),
+});
+
+/**
+ * POST /sessions/{token}/simulate, test mode only: the popup's "Simulate payment" button. It pays the current
+ * payment on the sandbox chain exactly as a wallet would (a transfer to its address, then blocks), and the
+ * normal watcher path does the rest, so webhooks and status follow as in production.
+ */
+export function simulateHandler(deps: ApiDeps) {
+  return async (c: Context<DropinEnv>) => {
+    const x = c.get('checkout');
+    if (x.merchant.mode !== 'test')
+      throw new AppError(
+        'BAD_REQUEST',
+        'Simulated payments exist in test mode only; live payments are paid from a wallet',
+      );
+    const { data } = c.req.header('content-type')
+      ? await readJson(c, simulateSchema, deps.limits.bodyBytes)
+      : { data: simulateSchema.parse({}) };
+    const p = await currentPayment(deps, x);
+    if (!p) throw new AppError('CONFLICT', 'Choose a currency first: this checkout has no payment yet');
+    const asset = deps.catalog.get(p.pay_currency);
+    if (!asset) throw new Error(`asset ${p.pay_currency} left the catalog`);
+    if (data.pay) {
+      const due = BigInt(p.pay_amount_units) - BigInt(p.actually_paid_units);
+      const units = data.amount === undefined ? due : toUnits(data.amount, asset.decimals);
+      if (units === null || units <= 0n) {
+        throw invalid(
+          'amount',
+          data.amount === undefined
+            ? 'Nothing is left to pay'
+            : `Must be a positive amount with at most ${asset.decimals} decimals`,
+        );
+      }
+      await sandboxSend(deps.db, deps.clock, { asset, address: p.pay_address, extraId: p.extra_id, units });
+    }
+    if (data.blocks > 0) await sandboxMine(deps.db, deps.clock, p.network, data.blocks);
+    await deps.syncChain(deps.chains.chainKeyOf(p));
+    const fresh = await deps.db.selectFrom('payments').selectAll().where('id', '=', p.id).executeTakeFirstOrThrow();
+    return ok(c, { payment: await checkoutPaymentView(deps, fresh) }, 'Simulated on the sandbox chain');
+  };
+}

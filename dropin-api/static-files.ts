@@ -1,0 +1,64 @@
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Context } from 'hono';
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+interface Cached {
+  mtimeMs: number;
+  body: Buffer;
+  gzip: Buffer | null;
+}
+
+/**
+ * Serves files under `root` (public/) with their gzip computed once per file version, so the drop-in script
+ * goes out compressed without compressing on every request. Paths that escape `root` are 404.
+ */
+export function staticFiles(root: string, opts: { maxAge: number }) {
+  const cache = new Map<string, Cached>();
+  return async (c: Context, relPath: string): Promise<Response | null> => {
+    const file = normalize(join(root, relPath));
+    if (!file.startsWith(root + sep)) return null;
+    const type = TYPES[extname(file)];
+    if (!type) return null;
+    let info: Awaited<ReturnType<typeof stat>>;
+    try {
+      info = await stat(file);
+    } catch {
+      return null;
+    }
+    if (!info.isFile()) return null;
+    let entry = cache.get(file);
+    if (!entry || entry.mtimeMs !== info.mtimeMs) {
+      const body = await readFile(file);
+      entry = {
+        mtimeMs: info.mtimeMs,
+        body,
+        gzip: body.length > 512 && !type.startsWith('image/png') ? gzipSync(body, { level: 9 }) : null,
+      };
+      cache.set(file, entry);
+    }
+    const headers: Record<string, string> = {
+      'content-type': type,
+      'cache-control': `public, max-age=${opts.maxAge}`,
+      'access-control-allow-origin': '*',
+      vary: 'Accept-Encoding',
+    };
+    const gz = entry.gzip !== null && /\bgzip\b/.test(c.req.header('accept-encoding') ?? '');
+    if (gz) headers['content-encoding'] = 'gzip';
+    const body = gz && entry.gzip ? entry.gzip : entry.body;
+    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+    return c.body(new Uint8Array(body), 200, headers);
+  };
+}

@@ -1,0 +1,117 @@
+import type { ApiDeps } from '../api-kit/deps.js';
+import { pageToken } from '../api-kit/page-token.js';
+import { paymentQr } from '../api-kit/payment-views.js';
+import { iso, isoOrNull } from '../core/clock.js';
+import { fromUnits } from '../core/money/decimal.js';
+import { actuallyPaidText, payAmountText, type Payment } from '../core/payments/payment.js';
+import type { Checkout } from './context.js';
+
+/** The hosted-page session token of a payment: what `/pay/{id}?t=...` hands to the page. */
+export function hostedToken(deps: ApiDeps, paymentId: string): string {
+  return `pt_${paymentId}.${pageToken(paymentId, deps.settings.pageSecret)}`;
+}
+
+/**
+ * Confirmations of the deposits still short of the required count (the least confirmed one), so the popup can
+ * say "1 of 2". All confirmed, or finished: the required count; nothing seen yet: 0.
+ */
+async function confirmations(deps: ApiDeps, p: Payment): Promise<{ count: number; required: number }> {
+  const key = deps.chains.chainKeyOf(p);
+  const required = deps.chains.requiredConfirmations(key);
+  if (p.status === 'finished') return { count: required, required };
+  const deposits = await deps.db
+    .selectFrom('deposits')
+    .select(['block_height'])
+    .where('payment_id', '=', p.id)
+    .where('removed', '=', 0)
+    .where('late', '=', 0)
+    .execute();
+  if (deposits.length === 0) return { count: 0, required };
+  const head = (await deps.chains.headOf(key)) ?? 0;
+  let least = required;
+  for (const d of deposits) {
+    const n = d.block_height === null ? 0 : Math.max(0, head - d.block_height + 1);
+    least = Math.min(least, n);
+  }
+  return { count: least, required };
+}
+
+/**
+ * The payment as the popup shows it: exact amounts as decimal strings (a JSON number would reach the browser as a
+ * double and could print as 1e-7; these are the same digits as the merchant API and the QR),
+ * the QR image as the server's data URL (no QR encoder ships to the browser), confirmations and what is left.
+ */
+export async function checkoutPaymentView(deps: ApiDeps, p: Payment) {
+  const asset = deps.catalog.get(p.pay_currency);
+  if (!asset) throw new Error(`asset ${p.pay_currency} left the catalog`);
+  const qr = paymentQr(p, asset);
+  const due = BigInt(p.pay_amount_units);
+  const paid = BigInt(p.actually_paid_units);
+  return {
+    payment_id: p.id,
+    payment_status: p.status,
+    status_detail: p.status_detail,
+    sequence: p.sequence,
+    price_amount: p.price_amount,
+    price_currency: p.price_currency,
+    pay_amount: payAmountText(p),
+    pay_currency: p.pay_currency,
+    currency_name: asset.name,
+    network: p.network,
+    network_precision: p.precision,
+    pay_address: p.pay_address,
+    extra_id: p.extra_id,
+    actually_paid: actuallyPaidText(p),
+    remaining_amount: fromUnits(paid >= due ? 0n : due - paid, p.decimals),
+    confirmations: await confirmations(deps, p),
+    order_id: p.order_id,
+    created_at: iso(p.created_at),
+    expires_at: iso(p.expires_at),
+    valid_until: iso(p.valid_until),
+    confirmed_at: isoOrNull(p.confirmed_at),
+    icon_url: `/icons/${asset.logoFile}`,
+    qr: { payment_uri: qr.amount_payload, code_url: qr.amount_code_url },
+    success_url: p.success_url,
+    cancel_url: p.cancel_url,
+  };
+}
+
+export type CheckoutPaymentView = Awaited<ReturnType<typeof checkoutPaymentView>>;
+
+/** The checkout (what is being bought, by whom) without secrets: the token is never echoed back. */
+export function checkoutView(x: Checkout) {
+  const base = { test_mode: x.merchant.mode === 'test', merchant_name: x.merchant.name };
+  if (x.kind === 'session') {
+    const s = x.session;
+    return {
+      ...base,
+      kind: 'session' as const,
+      amount: s.price_amount,
+      currency: s.price_currency,
+      crypto_currency: s.crypto_currency,
+      customer: { email: s.customer_email, name: s.customer_name ?? '' },
+      reference: s.reference,
+      expires_at: iso(s.expires_at),
+    };
+  }
+  const p = x.payment;
+  return {
+    ...base,
+    kind: 'hosted' as const,
+    amount: p.price_amount,
+    currency: p.price_currency,
+    crypto_currency: p.pay_currency,
+    customer: { email: p.customer_email, name: p.customer_name ?? '' },
+    reference: p.order_id,
+    expires_at: iso(p.valid_until),
+  };
+}
+
+/** The payment a checkout currently shows, if any. */
+export async function currentPayment(deps: ApiDeps, x: Checkout): Promise<Payment | null> {
+  if (x.kind === 'hosted') return x.payment;
+  if (!x.session.payment_id) return null;
+  return (
+    (await deps.db.selectFrom('payments').selectAll().where('id', '=', x.session.payment_id).executeTakeFirst()) ?? null
+  );
+}
