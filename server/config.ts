@@ -27,6 +27,12 @@ export const configSchema = z.object({
   MIN_AMOUNTS_USD: z.string().optional(),
   /** Seconds between expiry sweeps. */
   EXPIRY_SWEEP_MS: intFrom(1000, 10),
+  /** Webhook request budget (DESIGN.md: 10 s); leases outlive it by 5 s. */
+  WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100),
+  /** Fallback poll of the webhook outbox (wake-ups come from payment changes; this catches the rest). */
+  WEBHOOK_POLL_MS: intFrom(1000, 10),
+  /** Webhook requests in flight to one endpoint, so a slow endpoint never holds everyone's slots. */
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT: intFrom(16, 1),
   /** Path of the JSON file of live EVM networks (RPC URL, chain id, confirmations, token contracts); unset = none. */
   CHAINS_CONFIG: z.string().optional(),
   /** Milliseconds between reachability checks of each live network's node. */

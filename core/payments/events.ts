@@ -3,6 +3,7 @@ import { iso, isoOrNull } from '../clock.js';
 import { uuid } from '../ids.js';
 import { Decimal, stringifyJson } from '../money/decimal.js';
 import type { Database } from '../store/schema.js';
+import { insertDeliveryForEvent } from '../webhooks/deliveries.js';
 import { actuallyPaidText, payAmountText, type Payment } from './payment.js';
 
 export const SERVICE_SOURCE = 'crypto-payments-service';
@@ -49,5 +50,7 @@ export async function insertPaymentEvent(trx: Kysely<Database>, p: Payment, now:
     .insertInto('payment_events')
     .values({ id, payment_id: p.id, merchant_id: p.merchant_id, sequence: p.sequence, status: p.status, payload, created_at: now })
     .execute();
+  // Same transaction: the webhook delivery exists if and only if the change committed (outbox).
+  await insertDeliveryForEvent(trx, { eventId: id, merchantId: p.merchant_id, paymentId: p.id, sequence: p.sequence, payload }, now);
   return id;
 }

@@ -1,0 +1,115 @@
+import type { Kysely, Selectable } from 'kysely';
+import { newId } from '../ids.js';
+import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
+
+export type Delivery = Selectable<WebhookDeliveryTable>;
+export type Attempt = Selectable<WebhookAttemptTable>;
+export type DeliveryStatus = Delivery['status'];
+export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const satisfies readonly DeliveryStatus[];
+
+/**
+ * Writes the delivery row of an event for the merchant's endpoint, in the caller's transaction (the outbox).
+ * No row when the merchant has no webhook URL. A row written while the endpoint is disabled (410) waits, due,
+ * until the merchant re-enables it: events of that window are held, not lost.
+ */
+export async function insertDeliveryForEvent(
+  trx: Kysely<Database>,
+  e: { eventId: string; merchantId: string; paymentId: string | null; sequence: number | null; payload: string; kind?: Delivery['kind'] },
+  now: number,
+): Promise<string | null> {
+  const m = await trx.selectFrom('merchants').select('webhook_url').where('id', '=', e.merchantId).executeTakeFirst();
+  if (!m?.webhook_url) return null;
+  const id = newId('dlv');
+  await trx
+    .insertInto('webhook_deliveries')
+    .values({
+      id,
+      event_id: e.eventId,
+      merchant_id: e.merchantId,
+      payment_id: e.paymentId,
+      sequence: e.sequence,
+      kind: e.kind ?? 'payment',
+      payload: e.payload,
+      status: 'pending',
+      attempts: 0,
+      schedule_step: 0,
+      next_attempt_at: now,
+      lease_owner: null,
+      lease_until: null,
+      last_status_code: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+      delivered_at: null,
+    })
+    .execute();
+  return id;
+}
+
+export async function getDelivery(db: Kysely<Database>, merchantId: string, id: string): Promise<Delivery | undefined> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
+}
+
+export interface DeliveryPage {
+  deliveries: (Delivery & { attempt_log: Attempt[] })[];
+  nextCursor: string | null;
+}
+
+/** Newest first, keyset pages on (created_at, id); each delivery with its attempts, oldest attempt first. */
+export async function listDeliveries(
+  db: Kysely<Database>,
+  merchantId: string,
+  f: { paymentId?: string | undefined; status?: DeliveryStatus | undefined; limit: number; cursor?: string | undefined },
+): Promise<DeliveryPage> {
+  let q = db.selectFrom('webhook_deliveries').selectAll().where('merchant_id', '=', merchantId);
+  if (f.paymentId) q = q.where('payment_id', '=', f.paymentId);
+  if (f.status) q = q.where('status', '=', f.status);
+  const after = f.cursor ? decodeCursor(f.cursor) : null;
+  if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit + 1).execute();
+  const page = rows.slice(0, f.limit);
+  const attempts = page.length === 0 ? [] : await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', page.map((d) => d.id)).orderBy('attempt_no').execute();
+  const byDelivery = new Map<string, Attempt[]>();
+  for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
+  const last = page.at(-1);
+  return {
+    deliveries: page.map((d) => ({ ...d, attempt_log: byDelivery.get(d.id) ?? [] })),
+    nextCursor: rows.length > f.limit && last ? encodeCursor(last.created_at, last.id) : null,
+  };
+}
+
+function encodeCursor(at: number, id: string): string {
+  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
+}
+
+/** An unreadable cursor is the caller's mistake; null lets the route answer 422 on `cursor`. */
+export function decodeCursor(cursor: string): { at: number; id: string } | null {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string') return { at: v[0], id: v[1] };
+  } catch {
+    // fall through
+  }
+  return null;
+}
+
+/**
+ * Sends a delivery again, with the same delivery id, on a fresh schedule starting now. A delivery being sent right
+ * now keeps its lease; it goes again once that attempt is recorded.
+ */
+export async function redeliver(db: Kysely<Database>, merchantId: string, id: string, now: number): Promise<Delivery | undefined> {
+  const res = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now, schedule_step: 0, updated_at: now })
+    .where('id', '=', id)
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) return undefined;
+  return getDelivery(db, merchantId, id);
+}
+
+/** Re-enables an endpoint disabled by a 410; its held deliveries go out at once. */
+export async function enableEndpoint(db: Kysely<Database>, merchantId: string, now: number): Promise<boolean> {
+  const res = await db.updateTable('merchants').set({ webhook_enabled: 1, updated_at: now }).where('id', '=', merchantId).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}

@@ -1,0 +1,146 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { Delivery } from './deliveries.js';
+
+export type Claimed = Pick<Delivery, 'id' | 'merchant_id' | 'payload' | 'attempts' | 'schedule_step'>;
+
+/**
+ * Leases due deliveries for `owner`. Candidates are read first and shared out so no endpoint takes more than its
+ * `allowance`; then one conditional UPDATE takes the lease, re-checking due-ness, so of several processes racing
+ * for a row exactly one gets it. PostgreSQL adds FOR UPDATE SKIP LOCKED so racers skip instead of waiting;
+ * SQLite has a single writer, so its UPDATE is already atomic across processes.
+ * Taking the lease bumps `attempts`: that number names the attempt, and only the lease holder may record it.
+ */
+export async function claimDue(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+  o: { owner: string; now: number; leaseMs: number; limit: number; allowance: (merchantId: string) => number; skipMerchants: string[] },
+): Promise<Claimed[]> {
+  let candidates = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('merchants as m', 'm.id', 'd.merchant_id')
+    .select(['d.id', 'd.merchant_id'])
+    .where('d.status', '=', 'pending')
+    .where('d.next_attempt_at', '<=', o.now)
+    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', o.now)]))
+    .where('m.webhook_enabled', '=', 1)
+    .where('m.webhook_url', 'is not', null);
+  if (o.skipMerchants.length > 0) candidates = candidates.where('d.merchant_id', 'not in', o.skipMerchants);
+  const rows = await candidates.orderBy('d.next_attempt_at').limit(Math.min(o.limit * 4, 200)).execute();
+  const taken = new Map<string, number>();
+  const ids: string[] = [];
+  for (const r of rows) {
+    const n = taken.get(r.merchant_id) ?? 0;
+    if (n >= o.allowance(r.merchant_id)) continue;
+    taken.set(r.merchant_id, n + 1);
+    ids.push(r.id);
+    if (ids.length >= o.limit) break;
+  }
+  if (ids.length === 0) return [];
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ lease_owner: o.owner, lease_until: o.now + o.leaseMs, attempts: sql`attempts + 1` })
+    .where('id', 'in', (eb) => {
+      const q = eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', o.now)
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', o.now)]));
+      return dialect === 'postgres' ? q.forUpdate().skipLocked() : q;
+    })
+    .returning(['id', 'merchant_id', 'payload', 'attempts', 'schedule_step'])
+    .execute();
+}
+
+export type Outcome =
+  | { kind: 'succeeded'; statusCode: number }
+  | { kind: 'retry'; statusCode: number | null; error: string; nextAttemptAt: number; scheduleStep: number }
+  | { kind: 'failed'; statusCode: number | null; error: string; scheduleStep: number }
+  /** 410 Gone: the endpoint is disabled and the delivery held, due, until the merchant re-enables it. */
+  | { kind: 'gone'; statusCode: 410; error: string };
+
+export interface AttemptRecord {
+  delivery: Claimed;
+  url: string;
+  startedAt: number;
+  durationMs: number;
+  responseExcerpt: string | null;
+  outcome: Outcome;
+}
+
+/**
+ * Records finished attempts and releases their leases, many in one transaction (one commit per batch is what
+ * lets a single SQLite writer keep up). A row whose lease was lost (this process stalled past it) is not touched:
+ * the new holder owns its state now; the attempt itself is still logged.
+ */
+export async function recordAttempts(db: Kysely<Database>, owner: string, now: number, records: AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_attempts')
+      .values(
+        records.map((r) => ({
+          delivery_id: r.delivery.id,
+          attempt_no: r.delivery.attempts,
+          url: r.url,
+          started_at: r.startedAt,
+          duration_ms: r.durationMs,
+          status_code: r.outcome.statusCode,
+          error: r.outcome.kind === 'succeeded' ? null : r.outcome.error,
+          response_excerpt: r.responseExcerpt,
+          next_attempt_at: r.outcome.kind === 'retry' ? r.outcome.nextAttemptAt : null,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['delivery_id', 'attempt_no']).doNothing())
+      .execute();
+    const ok = records.filter((r) => r.outcome.kind === 'succeeded');
+    if (ok.length > 0) {
+      // Grouped by status code so a batch of 200s is one statement.
+      const byCode = new Map<number, string[]>();
+      for (const r of ok) byCode.set(r.outcome.statusCode as number, [...(byCode.get(r.outcome.statusCode as number) ?? []), r.delivery.id]);
+      for (const [code, ids] of byCode) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'succeeded', next_attempt_at: null, lease_owner: null, lease_until: null, last_status_code: code, last_error: null, delivered_at: now, updated_at: now })
+          .where('id', 'in', ids)
+          .where('lease_owner', '=', owner)
+          .execute();
+      }
+    }
+    for (const r of records) {
+      const o = r.outcome;
+      if (o.kind === 'succeeded') continue;
+      const base = trx.updateTable('webhook_deliveries').where('id', '=', r.delivery.id).where('lease_owner', '=', owner);
+      if (o.kind === 'retry') {
+        await base
+          .set({ next_attempt_at: o.nextAttemptAt, schedule_step: o.scheduleStep, lease_owner: null, lease_until: null, last_status_code: o.statusCode, last_error: o.error, updated_at: now })
+          .execute();
+      } else if (o.kind === 'failed') {
+        await base
+          .set({ status: 'failed', next_attempt_at: null, schedule_step: o.scheduleStep, lease_owner: null, lease_until: null, last_status_code: o.statusCode, last_error: o.error, updated_at: now })
+          .execute();
+      } else {
+        await base.set({ next_attempt_at: now, lease_owner: null, lease_until: null, last_status_code: 410, last_error: o.error, updated_at: now }).execute();
+        await trx.updateTable('merchants').set({ webhook_enabled: 0, updated_at: now }).where('id', '=', r.delivery.merchant_id).execute();
+      }
+    }
+  });
+}
+
+/**
+ * When the next unleased delivery falls due (endpoint enabled), so an idle dispatcher can sleep until then.
+ * Leased rows are left to the fallback poll: their holder releases them, or their lease runs out after a crash.
+ */
+export async function nextDueAt(db: Kysely<Database>): Promise<number | null> {
+  const r = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('merchants as m', 'm.id', 'd.merchant_id')
+    .select((eb) => eb.fn.min('d.next_attempt_at').as('due'))
+    .where('d.status', '=', 'pending')
+    .where('d.lease_until', 'is', null)
+    .where('m.webhook_enabled', '=', 1)
+    .executeTakeFirst();
+  return r?.due === null || r?.due === undefined ? null : Number(r.due);
+}

@@ -1,0 +1,28 @@
+import { createHmac } from 'node:crypto';
+
+/** The one event kind of spec section 6. */
+export const EVENT_KIND = 'payment.updated';
+
+/**
+ * `sha256=` + lower-case hex HMAC-SHA256 over `timestamp + "." + raw body` (spec section 6).
+ * @example signature('whsec_x', 1767225600, '{"id":"..."}') // "sha256=5f1c..."
+ */
+export function signature(secret: string, timestampSeconds: number, rawBody: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestampSeconds}.${rawBody}`).digest('hex')}`;
+}
+
+/**
+ * Exactly the spec's headers for one attempt. The delivery id is the same on every attempt; the timestamp and
+ * signature are fresh, so a captured request cannot be replayed once the receiver's tolerance has passed.
+ */
+export function webhookHeaders(secret: string, deliveryId: string, nowMs: number, rawBody: string): Record<string, string> {
+  const ts = Math.floor(nowMs / 1000);
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'crypto-payments-service-webhooks/1',
+    'x-service-event': EVENT_KIND,
+    'x-service-delivery': deliveryId,
+    'x-service-timestamp': String(ts),
+    'x-service-signature': signature(secret, ts, rawBody),
+  };
+}
