@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../../server/testing/harness.js';
+import { createMerchant } from '../merchants/merchants.js';
+import { isPublicAddress, type Resolver, systemResolver } from './address-guard.js';
+import { startReceiver, type TestReceiver } from './testing/receiver.js';
+
+let t: TestService;
+let rcv: TestReceiver;
+// DNS is outside the service: this resolver stands for a hostile zone whose name points at our loopback.
+const resolver: Resolver = (host) => (host === 'hooks.shop.test' ? Promise.resolve([{ address: '127.0.0.1', family: 4 }]) : systemResolver(host));
+
+beforeAll(async () => {
+  rcv = await startReceiver('x');
+  t = await startTestService({ overrides: { webhookResolver: resolver } });
+});
+afterAll(async () => {
+  await t?.close();
+  await rcv?.close();
+});
+
+async function attemptTo(url: string, mode: 'test' | 'live') {
+  const m = await createMerchant(t.service.deps.db, t.service.deps.clock, { name: 'Shop', mode, webhookUrl: url });
+  rcv.secret = m.webhook_secret;
+  const r = await t.api('/api/v1/webhook-deliveries/test', { method: 'POST', key: m.secret_key });
+  expect(r.status, r.text).toBe(202);
+  await t.service.webhooks.settle();
+  const d = await t.api(`/api/v1/webhook-deliveries/${r.json.data.delivery_id}`, { key: m.secret_key });
+  return d.json.data;
+}
+
+describe('address guard', () => {
+  it('tells public addresses from loopback, private, link-local, metadata and mapped forms', () => {
+    for (const a of ['127.0.0.1', '127.8.9.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:7f00:1::1', 'not-an-ip']) {
+      expect(isPublicAddress(a), a).toBe(false);
+    }
+    for (const a of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+      expect(isPublicAddress(a), a).toBe(true);
+    }
+  });
+});
+
+describe('live-mode webhook targets', () => {
+  it('refuses plain http', async () => {
+    const d = await attemptTo(rcv.url, 'live');
+    expect(d.attempts[0].error).toMatch(/^refused: live-mode webhook URLs must use https/);
+  });
+
+  it.each([
+    ['loopback', () => `https://127.0.0.1:${rcv.port}/hook`],
+    ['a private address', () => 'https://10.0.0.1/hook'],
+    ['the cloud metadata address', () => 'https://169.254.169.254/latest/meta-data/'],
+    ['IPv6 loopback', () => `https://[::1]:${rcv.port}/hook`],
+  ])('refuses %s before connecting', async (_name, url) => {
+    const d = await attemptTo(url(), 'live');
+    expect(d.status).toBe('pending'); // retried later on the schedule: the address may become valid
+    expect(d.attempts[0]).toMatchObject({ response_code: null });
+    expect(d.attempts[0].error).toMatch(/^refused: webhook target .* is not a public address/);
+  });
+
+  it('refuses, at connect time, host names that resolve to loopback (system DNS and a hostile zone)', async () => {
+    for (const url of [`https://localhost:${rcv.port}/hook`, `https://hooks.shop.test:${rcv.port}/hook`]) {
+      const d = await attemptTo(url, 'live');
+      expect(d.attempts[0].error, url).toMatch(/^refused: webhook host .* resolves to (127\.0\.0\.1|::1), which is not a public address/);
+    }
+    expect(rcv.received).toHaveLength(0);
+  });
+
+  it('test mode may use http and loopback, through the same resolver', async () => {
+    const d = await attemptTo(`http://hooks.shop.test:${rcv.port}/hook`, 'test');
+    expect(d).toMatchObject({ status: 'succeeded', last_response_code: 200 });
+    expect(rcv.received).toHaveLength(1);
+    expect(rcv.received[0]?.verified).toBe(true);
+  });
+});
