@@ -34,8 +34,9 @@ export function createApp(deps: ApiDeps, opts: AppOptions = {}): Hono {
   app.use('*', async (c, next) => {
     const id = c.req.header('x-request-id')?.slice(0, 64) ?? newId('req', 16);
     c.set('requestId' as never, id as never);
-    await next();
+    // Set before the handler runs: a header added after the Response exists makes Hono rebuild it as a stream.
     c.header('x-request-id', id);
+    await next();
   });
   const onError = renderError(deps.logger);
   app.onError(onError);

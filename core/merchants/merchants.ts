@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { prepared } from '../store/prepared.js';
 import type { Database, MerchantTable } from '../store/schema.js';
 import { displayPrefix, generateKey, generateWebhookSecret, hashKey, hashesEqual, type KeyKind, keyKindOf, type Mode } from './keys.js';
 
@@ -63,6 +64,15 @@ async function insertKey(db: Kysely<Database>, merchantId: string, kind: KeyKind
     .execute();
 }
 
+const merchantByKeyHash = prepared((db) =>
+  db
+    .selectFrom('api_keys')
+    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
+    .selectAll('merchants')
+    .select(['api_keys.key_hash', 'api_keys.active as key_active', 'api_keys.kind as key_kind'])
+    .where('api_keys.key_hash', '=', '$hash'),
+);
+
 /**
  * Resolves a presented key to its merchant, or null when the key is unknown, inactive or its merchant is.
  * No cache: a deactivated key must fail on the very next request, even if another process deactivated it.
@@ -71,13 +81,7 @@ export async function findMerchantByKey(db: Kysely<Database>, key: string): Prom
   const kind = keyKindOf(key);
   if (!kind || key.length > 200) return null;
   const hash = hashKey(key);
-  const row = await db
-    .selectFrom('api_keys')
-    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
-    .selectAll('merchants')
-    .select(['api_keys.key_hash', 'api_keys.active as key_active', 'api_keys.kind as key_kind'])
-    .where('api_keys.key_hash', '=', hash)
-    .executeTakeFirst();
+  const [row] = await merchantByKeyHash(db, [hash]);
   if (!row || !hashesEqual(row.key_hash, hash) || row.key_active !== 1 || row.active !== 1) return null;
   const { key_hash: _h, key_active: _a, key_kind, ...merchant } = row;
   return { merchant, kind: key_kind };

@@ -36,10 +36,33 @@ export function openStore(url: string, opts: { poolSize?: number } = {}): Store 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(':')[0]}:...")`);
+}
+
+/**
+ * Kysely's SQLite driver prepares every query afresh; preparing costs more than running a hot query, so prepared
+ * statements are reused per SQL text (bounded, since `IN (...)` lists make many texts).
+ */
+function withStatementCache(sqlite: SQLite.Database): { prepare: SQLite.Database['prepare']; close(): void } {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(source: string) {
+      let stmt = cache.get(source);
+      if (!stmt) {
+        if (cache.size >= 1000) cache.clear();
+        stmt = sqlite.prepare(source);
+        cache.set(source, stmt);
+      }
+      return stmt;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
+  } as { prepare: SQLite.Database['prepare']; close(): void };
 }
 
 /** Brings the schema up to date. Safe to call from several processes: Kysely takes a migration lock. */
