@@ -188,6 +188,10 @@ describe('sandbox routes', () => {
     expect(bad.json.errors.address).toBeDefined();
     const tooPrecise = await t.api('/api/v1/sandbox/transfers', { body: { currency: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '0.000000001' } });
     expect(tooPrecise.status).toBe(422);
+    const xrp = await create('xrp', 30);
+    const bigTag = await t.api('/api/v1/sandbox/transfers', { body: { currency: 'XRP', address: xrp.address, amount: '1', extra_id: '4294967296' } });
+    expect(bigTag.status).toBe(422);
+    expect(bigTag.json.errors.extra_id).toBeDefined();
     const { createMerchant } = await import('../core/merchants/merchants.js');
     const live = await createMerchant(t.service.deps.db, clock, { name: 'Live', mode: 'live' });
     const r = await t.api('/api/v1/sandbox/blocks', { body: {}, key: live.secret_key });

@@ -7,11 +7,11 @@ import { enabledAssets } from '../../core/catalog/availability.js';
 import type { Asset } from '../../core/catalog/types.js';
 import { iso } from '../../core/clock.js';
 import { AppError, invalid } from '../../core/errors.js';
-import { Decimal, divCeil, fromUnits, numberToDecimalText, parseDecimal, usdToAssetUnits, usdToCents } from '../../core/money/decimal.js';
+import { Decimal, divCeil, fromUnits, parseDecimal, usdToAssetUnits, usdToCents } from '../../core/money/decimal.js';
 import { payableAsset } from '../../core/payments/create-payment.js';
 import { minimumAmount } from '../../core/pricing/amounts.js';
 import type { MerchantEnv } from '../auth.js';
-import { currencyCodeSchema, usdAmountSchema } from '../schemas.js';
+import { currencyCodeSchema } from '../schemas.js';
 
 /** Catalog timestamps: when this catalog version shipped. */
 const CATALOG_DATE = Date.UTC(2026, 10, 1);
@@ -102,7 +102,8 @@ export function minimumAmountHandler(deps: ApiDeps) {
 }
 
 export const estimateQuerySchema = z.strictObject({
-  amount: z.coerce.number({ error: 'Must be a number (USD amount)' }).pipe(usdAmountSchema),
+  // Query text is kept as exact decimal text: it never passes through a float.
+  amount: z.string({ error: 'Required: the USD amount to convert' }).regex(/^\d{1,9}(\.\d+)?$/, 'Must be a positive USD amount such as 19.99'),
   currency: currencyCodeSchema,
 });
 
@@ -115,8 +116,7 @@ export function estimateHandler(deps: ApiDeps) {
     const q = readQuery(c, estimateQuerySchema);
     const mode = c.get('merchant').mode;
     const asset = payableAsset(deps, mode, q.currency);
-    const amountText = c.req.query('amount')?.trim() ?? numberToDecimalText(q.amount) ?? '0';
-    const cents = usdToCents(/^\d+(\.\d+)?$/.test(amountText) ? amountText : (numberToDecimalText(q.amount) ?? '0'));
+    const cents = usdToCents(q.amount);
     if (cents === null || cents <= 0n) throw invalid('amount', 'Must be at least 0.01 USD');
     const { rate } = await deps.rates[mode].usdRate(asset);
     const units = usdToAssetUnits(cents, rate, asset.decimals);

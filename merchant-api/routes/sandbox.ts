@@ -11,6 +11,12 @@ import { numberToDecimalText, toUnits } from '../../core/money/decimal.js';
 import type { MerchantEnv } from '../auth.js';
 import { currencyCodeSchema } from '../schemas.js';
 
+/** XRP destination tags are uint32: the catalog regex bounds the digits, this bounds the value. */
+function validExtraId(asset: { extraIdRegex: string | null; family: string }, extraId: string): boolean {
+  if (asset.extraIdRegex && !new RegExp(asset.extraIdRegex).test(extraId)) return false;
+  return asset.family !== 'xrp' || BigInt(extraId) <= 0xffffffffn;
+}
+
 function requireTestMode(c: Context<MerchantEnv>): void {
   if (c.get('merchant').mode !== 'test') {
     throw new AppError('BAD_REQUEST', 'Sandbox routes work with test-mode keys only (sk_test_...); live payments are paid on the real chain');
@@ -32,9 +38,7 @@ export function sandboxTransferHandler(deps: ApiDeps) {
     const asset = deps.catalog.get(data.currency);
     if (!asset) throw invalid('currency', `Unknown currency "${data.currency}"`);
     if (!isValidAddress(asset, data.address)) throw invalid('address', `Not a valid ${asset.network} address for ${asset.code}`);
-    if (data.extra_id !== undefined && asset.extraIdRegex && !new RegExp(asset.extraIdRegex).test(data.extra_id)) {
-      throw invalid('extra_id', 'Invalid destination tag / memo for this network');
-    }
+    if (data.extra_id !== undefined && !validExtraId(asset, data.extra_id)) throw invalid('extra_id', 'Invalid destination tag / memo for this network');
     const text = typeof data.amount === 'number' ? numberToDecimalText(data.amount) : data.amount;
     const units = text === null ? null : toUnits(text, asset.decimals);
     if (units === null || units <= 0n) throw invalid('amount', `Must be a positive amount with at most ${asset.decimals} decimals`);
