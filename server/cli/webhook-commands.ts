@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { iso, isoOrNull } from '../../core/clock.js';
+import { generateWebhookSecret } from '../../core/merchants/keys.js';
+import { getMerchant, updateMerchant } from '../../core/merchants/merchants.js';
+import { deliveryStatuses, enableEndpoint, listDeliveries, redeliver } from '../../core/webhooks/deliveries.js';
+import { sendTestEvent } from '../../core/webhooks/test-event.js';
+import { type Command, UsageError } from './command.js';
+
+function check<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new UsageError(`--${flag}: ${r.error.issues[0]?.message ?? 'invalid'}`);
+  return r.data;
+}
+
+async function requireMerchant(db: Parameters<typeof getMerchant>[0], id: string) {
+  const m = await getMerchant(db, id);
+  if (!m) throw new UsageError(`--merchant: no merchant ${id}`);
+  return m;
+}
+
+/**
+ * Webhook operations for operators. They write to the store only; a running service picks the work up on its
+ * next outbox poll (WEBHOOK_POLL_MS), so they work whether or not the service is up.
+ */
+export const webhookCommands: Command[] = [
+  {
+    name: 'webhook deliveries',
+    summary: "Lists a merchant's webhook deliveries, newest first, with every attempt (response code, duration, error).",
+    options: {
+      merchant: { type: 'string', description: 'merchant_id', required: true },
+      payment: { type: 'string', description: 'Only deliveries of this payment_id' },
+      status: { type: 'string', description: `Only this status: ${deliveryStatuses.join(', ')}` },
+      limit: { type: 'string', description: 'At most this many (default 20)' },
+      json: { type: 'boolean', description: 'Print JSON' },
+    },
+    async run(ctx, v) {
+      const m = await requireMerchant(ctx.db, String(v.merchant));
+      const status = v.status === undefined ? undefined : check(z.enum(deliveryStatuses), v.status, 'status');
+      const limit = v.limit === undefined ? 20 : check(z.coerce.number().int().min(1).max(500), v.limit, 'limit');
+      const page = await listDeliveries(ctx.db, m.id, { paymentId: v.payment as string | undefined, status, limit });
+      const rows = page.deliveries.map((d) => ({
+        delivery_id: d.id,
+        event_id: d.event_id,
+        payment_id: d.payment_id,
+        sequence: d.sequence,
+        test: d.kind === 'test',
+        status: d.status,
+        attempt_count: d.attempts,
+        next_attempt_at: d.status === 'pending' ? isoOrNull(d.next_attempt_at) : null,
+        last_response_code: d.last_status_code,
+        last_error: d.last_error,
+        created_at: iso(d.created_at),
+        attempts: d.attempt_log.map((a) => ({ attempt: a.attempt_no, started_at: iso(a.started_at), response_code: a.status_code, duration_ms: a.duration_ms, error: a.error })),
+      }));
+      if (v.json) return ctx.out(JSON.stringify(rows));
+      if (rows.length === 0) return ctx.out('(no deliveries)');
+      for (const r of rows) {
+        ctx.out(`${r.delivery_id}  ${r.status.padEnd(9)}  ${r.payment_id ?? 'test event'}  seq=${r.sequence ?? '-'}  attempts=${r.attempt_count}  last=${r.last_response_code ?? r.last_error ?? '-'}`);
+        for (const a of r.attempts) ctx.out(`    #${a.attempt} ${a.started_at}  ${a.response_code ?? '---'}  ${a.duration_ms} ms${a.error ? `  ${a.error}` : ''}`);
+      }
+    },
+  },
+  {
+    name: 'webhook redeliver',
+    summary: 'Sends a delivery again now, with the same delivery id and a fresh timestamp and signature.',
+    options: {
+      delivery: { type: 'string', description: 'delivery_id (dlv_...)', required: true },
+      json: { type: 'boolean', description: 'Print JSON' },
+    },
+    async run(ctx, v) {
+      const id = String(v.delivery);
+      const row = await ctx.db.selectFrom('webhook_deliveries').select('merchant_id').where('id', '=', id).executeTakeFirst();
+      if (!row) throw new UsageError(`--delivery: no delivery ${id}`);
+      const d = await redeliver(ctx.db, row.merchant_id, id, ctx.clock.now());
+      ctx.out(v.json ? JSON.stringify({ delivery_id: id, status: d?.status, next_attempt_at: isoOrNull(d?.next_attempt_at ?? null) }) : `${id} queued for redelivery`);
+    },
+  },
+  {
+    name: 'webhook test',
+    summary: "Queues a signed test payment.updated (with test: true) to the merchant's webhook URL.",
+    options: {
+      merchant: { type: 'string', description: 'merchant_id', required: true },
+      json: { type: 'boolean', description: 'Print JSON' },
+    },
+    async run(ctx, v) {
+      const m = await requireMerchant(ctx.db, String(v.merchant));
+      if (!m.webhook_url) throw new UsageError('this merchant has no webhook URL; set one with `merchant update --webhook-url URL`');
+      const d = await sendTestEvent(ctx.db, m.id, ctx.clock.now());
+      ctx.out(v.json ? JSON.stringify({ delivery_id: d.id, event_id: d.event_id, url: m.webhook_url }) : `test event ${d.id} queued for ${m.webhook_url}`);
+    },
+  },
+  {
+    name: 'webhook rotate-secret',
+    summary: 'Issues a new webhook signing secret (printed once); every attempt from now on, retries included, is signed with it.',
+    options: {
+      merchant: { type: 'string', description: 'merchant_id', required: true },
+      json: { type: 'boolean', description: 'Print JSON' },
+    },
+    async run(ctx, v) {
+      const m = await requireMerchant(ctx.db, String(v.merchant));
+      const secret = generateWebhookSecret();
+      await updateMerchant(ctx.db, ctx.clock, m.id, { webhookSecret: secret });
+      ctx.out(v.json ? JSON.stringify({ merchant_id: m.id, webhook_secret: secret }) : secret);
+    },
+  },
+  {
+    name: 'webhook enable',
+    summary: 'Re-enables a webhook endpoint disabled after it answered 410 Gone; held deliveries go out at once.',
+    options: {
+      merchant: { type: 'string', description: 'merchant_id', required: true },
+      json: { type: 'boolean', description: 'Print JSON' },
+    },
+    async run(ctx, v) {
+      const m = await requireMerchant(ctx.db, String(v.merchant));
+      await enableEndpoint(ctx.db, m.id, ctx.clock.now());
+      ctx.out(v.json ? JSON.stringify({ merchant_id: m.id, webhook_url: m.webhook_url, enabled: true }) : `webhook endpoint of ${m.id} enabled`);
+    },
+  },
+];
