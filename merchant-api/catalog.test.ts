@@ -81,3 +81,20 @@ describe('GET /minimum-amount and GET /estimate', () => {
     expect(c.json.errors.extra).toBeDefined();
   });
 });
+
+describe('configured minimums', () => {
+  it('MIN_AMOUNTS_USD overrides the shipped minimum of an asset, in quotes and in payment creation', async () => {
+    const s = await startTestService({ env: { MIN_AMOUNTS_USD: '{"btc":"50"}' } });
+    try {
+      const m = await s.api('/api/v1/minimum-amount?currency_from=btc&currency_to=btc');
+      expect(m.json.data.fiat_equivalent_amount).toBe(50);
+      const low = await s.api('/api/v1/payments', { body: { amount: 40, currency: 'btc', email: 'a@example.com' } });
+      expect(low.status).toBe(422);
+      expect(low.json.errors.amount[0]).toMatch(/minimum of 50(\.\d+)? USD/);
+      const fine = await s.api('/api/v1/payments', { body: { amount: 40, currency: 'eth', email: 'a@example.com' } });
+      expect(fine.status).toBe(201);
+    } finally {
+      await s.close();
+    }
+  });
+});
