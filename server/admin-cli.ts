@@ -4,10 +4,11 @@ import { type Command, helpOf, parseCommandArgs, UsageError } from './cli/comman
 import { merchantCommands } from './cli/merchant-commands.js';
 import { paymentCommands } from './cli/payment-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
+import { xpubCommands } from './cli/xpub-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 
 /** Every admin command; other parts of the service add theirs to this list. */
-export const commands: Command[] = [...merchantCommands, ...paymentCommands, ...webhookCommands];
+export const commands: Command[] = [...merchantCommands, ...paymentCommands, ...xpubCommands, ...webhookCommands];
 
 function overview(): string {
   return ['Usage: npm run -s admin -- <command> [options]   (--help on any command)', '', 'Commands:', ...commands.map((c) => `  ${c.name.padEnd(22)} ${c.summary}`)].join('\n');

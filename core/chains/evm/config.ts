@@ -81,7 +81,7 @@ export function parseChainsConfig(json: unknown, assets: readonly Asset[]): EvmN
   for (const [network, n] of Object.entries(parsed.data.networks)) {
     const ofNetwork = assets.filter((a) => a.network === network);
     const native = ofNetwork.find((a) => a.smartContract === null);
-    if (!native || native.family !== 'evm') {
+    if (native?.family !== 'evm') {
       const evm = [...new Set(assets.filter((a) => a.family === 'evm').map((a) => a.network))].join(', ');
       throw new ChainsConfigError(`networks.${network}: not an EVM network of the catalog (one of ${evm})`);
     }

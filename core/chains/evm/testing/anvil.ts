@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Abi, type Address, createPublicClient, getAddress, createTestClient, createWalletClient, type Hex, http, type PublicClient, type TestClient, type WalletClient } from 'viem';
+
+const require = createRequire(import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** anvil's first default account (mnemonic "test test ... junk"), unlocked on the node: it signs for us. */
+export const ANVIL_FUNDED: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+export const ANVIL_CHAIN_ID = 31337;
+
+export function anvilBinary(): string {
+  const pkg = require.resolve('@foundry-rs/anvil-linux-amd64/package.json');
+  return join(dirname(pkg), 'bin', 'anvil');
+}
+
+export interface Anvil {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  public: PublicClient;
+  wallet: WalletClient;
+  test: TestClient<'anvil'>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real anvil. `blockTimeSeconds` mines on an interval; without it the node mines only when asked
+ * (evm_mine), so tests decide exactly when blocks happen. The port is read from anvil's own "Listening on" line.
+ */
+export async function startAnvil(opts: { blockTimeSeconds?: number; port?: number } = {}): Promise<Anvil> {
+  const args = ['--port', String(opts.port ?? 0), '--host', '127.0.0.1'];
+  if (opts.blockTimeSeconds) args.push('--block-time', String(opts.blockTimeSeconds));
+  else args.push('--no-mining');
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`anvil did not start: ${out.slice(-500)}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /Listening on [\d.]+:(\d+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        resolve(Number(m[1]));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`anvil exited with ${code}: ${out.slice(-500)}`));
+    });
+  });
+  // Keep draining output so a chatty node never blocks on a full pipe.
+  child.stdout?.resume();
+  child.stderr?.resume();
+  const url = `http://127.0.0.1:${port}`;
+  const transport = http(url, { retryCount: 0 });
+  return {
+    url,
+    port,
+    process: child,
+    public: createPublicClient({ transport, cacheTime: 0 }),
+    wallet: createWalletClient({ transport, account: ANVIL_FUNDED }),
+    test: createTestClient({ mode: 'anvil', transport }),
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export interface CompiledContract {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+/** Compiles core/chains/evm/test-token.sol with the solc npm package (no network, no native compiler). */
+export function compileTestToken(): CompiledContract {
+  const solc = require('solc') as { compile(input: string): string };
+  const source = readFileSync(join(here, '..', 'test-token.sol'), 'utf8');
+  const input = {
+    language: 'Solidity',
+    sources: { 'test-token.sol': { content: source } },
+    settings: { evmVersion: 'cancun', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { TestToken: ['abi', 'evm.bytecode.object'] } } },
+  };
+  const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
+    errors?: { severity: string; formattedMessage: string }[];
+    contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+  };
+  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length > 0) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join('\n')}`);
+  const c = out.contracts?.['test-token.sol']?.TestToken;
+  if (!c) throw new Error('solc produced no TestToken');
+  return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+}
+
+/** Deploys a TestToken (supply to ANVIL_FUNDED), mining the block itself when the node does not automine. */
+export async function deployTestToken(anvil: Anvil, token: CompiledContract, symbol: string, supplyUnits = 10n ** 15n): Promise<Address> {
+  const hash = await anvil.wallet.deployContract({ abi: token.abi, bytecode: token.bytecode, args: [`Test ${symbol}`, symbol, supplyUnits], account: ANVIL_FUNDED, chain: null });
+  const receipt = await minedReceipt(anvil, hash);
+  if (!receipt.contractAddress) throw new Error('deployment has no contract address');
+  return getAddress(receipt.contractAddress);
+}
+
+/** Waits for a receipt, mining one block if the transaction is still pending on a --no-mining node. */
+export async function minedReceipt(anvil: Anvil, hash: Hex) {
+  for (let i = 0; i < 50; i++) {
+    const r = await anvil.public.getTransactionReceipt({ hash }).catch(() => null);
+    if (r) return r;
+    if (i === 0) await anvil.test.mine({ blocks: 1 }).catch(() => undefined);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error(`transaction ${hash} was not mined`);
+}
