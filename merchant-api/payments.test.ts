@@ -103,6 +103,20 @@ describe('POST /payments: happy path', () => {
   });
 });
 
+describe('POST /payments under concurrency', () => {
+  it('stores every one of 60 concurrent payments, each with its own id and address', async () => {
+    const before = await paymentCount();
+    const rs = await Promise.all(Array.from({ length: 60 }, (_, i) => t.api('/api/v1/payments', { body: { ...order, order_id: `c-${i}` } })));
+    expect(rs.every((r) => r.status === 201)).toBe(true);
+    const ids = new Set(rs.map((r) => r.json.data.payment.payment_id));
+    const addresses = new Set(rs.map((r) => r.json.data.blockchain.pay_address));
+    expect(ids.size).toBe(60);
+    expect(addresses.size).toBe(60);
+    expect(await paymentCount()).toBe(before + 60);
+    for (const id of [...ids].slice(0, 5)) expect((await t.api(`/api/v1/payments/${id}`)).status).toBe(200);
+  });
+});
+
 describe('POST /payments: validation writes nothing', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['amount below the minimum', { ...order, amount: 0.05 }, 'amount'],

@@ -6,6 +6,7 @@ import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchants.js';
 import { fromUnits, usdToAssetUnits, usdToCents } from '../money/decimal.js';
 import { minimumAmount } from '../pricing/amounts.js';
+import { InsertBatcher } from '../store/insert-batcher.js';
 import { prepared } from '../store/prepared.js';
 import type { Database } from '../store/schema.js';
 import type { Payment } from './payment.js';
@@ -108,10 +109,25 @@ export async function createPayment(deps: CoreDeps, merchant: Merchant, input: N
       valid_until: expiresAt + deps.settings.graceSeconds * 1000,
       confirmed_at: null,
     };
-    await insertPayment(db, paymentColumns.map((c) => row[c]));
+    if (db === deps.db) await batcherFor(deps.db).insert(row);
+    else await insertPayment(db, paymentColumns.map((c) => row[c]));
     return row;
   };
   return allocator.writes ? deps.db.transaction().execute(store) : store(deps.db);
+}
+
+// One group-commit batcher per store (see InsertBatcher): payments created concurrently share a commit.
+const batchers = new WeakMap<Kysely<Database>, InsertBatcher<Payment>>();
+function batcherFor(db: Kysely<Database>): InsertBatcher<Payment> {
+  let b = batchers.get(db);
+  if (!b) {
+    b = new InsertBatcher<Payment>(async (rows) => {
+      if (rows.length === 1) await insertPayment(db, paymentColumns.map((c) => (rows[0] as Payment)[c]));
+      else await db.insertInto('payments').values(rows).execute();
+    });
+    batchers.set(db, b);
+  }
+  return b;
 }
 
 const paymentColumns = [
