@@ -1,0 +1,86 @@
+import type { ChainFamily } from '../catalog/types.js';
+
+/** What a payment URI is built from; `amountText` and `units` are the same amount, exact. */
+export interface PaymentUriInput {
+  family: ChainFamily;
+  /** Network code from the catalog: btc, ltc, doge, eth, bsc, ... */
+  network: string;
+  address: string;
+  /** Exact decimal text of the amount in coins, e.g. "0.00123457"; its digits go into the URI unchanged. */
+  amountText: string;
+  /** The same amount in base units (EIP-681 carries integers). */
+  units: bigint;
+  /** Destination tag / memo, for networks that have one (XRP). */
+  extraId: string | null;
+  /** Token contract or mint; null for the native coin. */
+  smartContract: string | null;
+  /** EVM chain id; required for the `evm` family. */
+  chainId: number | null;
+}
+
+/** The QR payloads of one payment: without the amount (address only) and with it. */
+export interface PaymentUris {
+  payload: string;
+  amountPayload: string;
+}
+
+/** BIP21 schemes of the Bitcoin-like networks we serve. */
+const UTXO_SCHEMES: Readonly<Record<string, string>> = { btc: 'bitcoin', ltc: 'litecoin', doge: 'dogecoin' };
+
+const DECIMAL_RE = /^\d+(\.\d+)?$/;
+
+/**
+ * Payment URIs per DESIGN.md "Money rules": BIP21 for Bitcoin-like chains, EIP-681 for EVM, and the chain's
+ * common scheme elsewhere (TRON `tron:`, Solana Pay `solana:`, XRP `xrp:` with `dt=`). Amount digits are
+ * `amountText` (or `units` for EIP-681) verbatim, so the QR, `payment_uri` and the screen always agree.
+ * Throws on inputs the catalog can never produce (unknown UTXO network, EVM without chain id, amount text
+ * that is not a plain decimal): those are programming errors, not customer input.
+ *
+ * @example
+ * paymentUris({ family: 'utxo', network: 'btc', address: 'bc1q...', amountText: '0.00123457', units: 123457n,
+ *   extraId: null, smartContract: null, chainId: null }).amountPayload // "bitcoin:bc1q...?amount=0.00123457"
+ */
+export function paymentUris(input: PaymentUriInput): PaymentUris {
+  const { address, amountText, units, extraId, smartContract } = input;
+  if (!DECIMAL_RE.test(amountText)) throw new Error(`amount text "${amountText}" is not a plain decimal`);
+  if (units < 0n) throw new Error('negative amount');
+  switch (input.family) {
+    case 'utxo': {
+      const scheme = UTXO_SCHEMES[input.network];
+      if (scheme === undefined) throw new Error(`no BIP21 scheme for network ${input.network}`);
+      return { payload: `${scheme}:${address}`, amountPayload: `${scheme}:${address}?amount=${amountText}` };
+    }
+    case 'evm': {
+      if (input.chainId === null) throw new Error(`EVM network ${input.network} needs a chain id`);
+      if (smartContract === null) {
+        const target = `ethereum:${address}@${input.chainId}`;
+        return { payload: target, amountPayload: `${target}?value=${units}` };
+      }
+      // ERC-20: the URI targets the token contract and calls transfer(address, uint256).
+      const call = `ethereum:${smartContract}@${input.chainId}/transfer?address=${address}`;
+      return { payload: call, amountPayload: `${call}&uint256=${units}` };
+    }
+    case 'tron': {
+      const token = smartContract === null ? '' : `token=${smartContract}`;
+      return withQuery(`tron:${address}`, `amount=${amountText}`, token);
+    }
+    case 'solana': {
+      const token = smartContract === null ? '' : `spl-token=${smartContract}`;
+      return withQuery(`solana:${address}`, `amount=${amountText}`, token);
+    }
+    case 'xrp': {
+      // The destination tag comes first so the address-only payload still routes the deposit to this payment.
+      const tag = extraId === null ? '' : `dt=${encodeURIComponent(extraId)}`;
+      const payload = tag === '' ? `xrp:${address}` : `xrp:${address}?${tag}`;
+      return { payload, amountPayload: `${payload}${tag === '' ? '?' : '&'}amount=${amountText}` };
+    }
+  }
+}
+
+/** `base?amount&extra` and `base?extra`, leaving out empty parts. */
+function withQuery(base: string, amount: string, extra: string): PaymentUris {
+  return {
+    payload: extra === '' ? base : `${base}?${extra}`,
+    amountPayload: extra === '' ? `${base}?${amount}` : `${base}?${amount}&${extra}`,
+  };
+}
