@@ -1,0 +1,45 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The merchant's own page, on another origin than the service (another port on "localhost" vs the service on
+ * 127.0.0.1): a product, a Buy button, and the one script tag. Tests put the options in `window.SHOP_OPTIONS`
+ * (an init script); every callback lands in `window.shopEvents` for assertions.
+ */
+export function shopPage(serviceUrl: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Mug shop</title>
+<style>body{font-family:sans-serif;margin:2rem} button{font-size:1.1rem;padding:.6rem 1rem} /* a hostile page style */ * { color: hotpink !important; } dialog, [role=dialog] { display:none !important }</style>
+<script src="${serviceUrl}/dropin/v1/checkout.js"></script>
+</head><body>
+<h1>Mug shop</h1>
+<p>One mug, 25.00 USD.</p>
+<button id="buy" type="button">Buy the mug</button>
+<script>
+window.shopEvents = [];
+const log = (type) => (x) => window.shopEvents.push({ type, value: x === undefined ? null : JSON.parse(JSON.stringify(x)) });
+document.getElementById('buy').addEventListener('click', () => {
+  const o = Object.assign({ amount: 25, customer: { email: 'ann@example.com', name: 'Ann' }, reference: 'order-1' }, window.SHOP_OPTIONS || {});
+  window.checkoutHandle = ServiceCheckout.open(Object.assign(o, {
+    onSuccess: log('success'), onClose: log('close'), onExpired: log('expired'), onError: log('error'), onStatus: log('status'),
+  }));
+  window.checkoutHandle.result.then(log('result'), log('rejected'));
+});
+</script>
+</body></html>`;
+}
+
+export async function startShop(serviceUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+  const html = shopPage(serviceUrl);
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/' || req.url?.startsWith('/?'))
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    else if (req.url === '/favicon.ico') res.writeHead(204).end();
+    else res.writeHead(404).end();
+  });
+  // Every interface (dual stack), so "localhost" works whichever address the browser tries first.
+  await new Promise<void>((r) => server.listen(0, () => r()));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://localhost:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}

@@ -1,0 +1,115 @@
+import type { CheckoutErrorCode, CheckoutPayment } from './types.js';
+
+/** The checkout as the service describes it (GET /sessions/{token}). Amounts are exact decimal strings. */
+export interface SessionView {
+  kind: 'session' | 'hosted';
+  test_mode: boolean;
+  merchant_name: string;
+  amount: string;
+  currency: string;
+  crypto_currency: string | null;
+  customer: { email: string; name: string };
+  reference: string | null;
+  expires_at: string;
+}
+
+export interface PickerCurrency {
+  code: string;
+  name: string;
+  network: string;
+  icon_url: string;
+  network_precision: number;
+  extra_id_exists: boolean;
+  min_amount: string;
+  min_usd: string;
+  payable: boolean;
+}
+
+export interface CreatedSession {
+  session_token: string;
+  session: SessionView;
+  payment: CheckoutPayment | null;
+  currencies: PickerCurrency[] | null;
+}
+
+const CODES: Record<number, CheckoutErrorCode> = {
+  401: 'unauthorized',
+  403: 'forbidden_origin',
+  404: 'not_found',
+  409: 'conflict',
+  422: 'validation',
+  429: 'rate_limited',
+};
+
+/** A failure of the API as a typed `CheckoutError`; the service's own message is kept (it says what to fix). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly code: CheckoutErrorCode,
+    message: string,
+    readonly status?: number,
+    readonly fields?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}
+
+/** The drop-in API client: every call goes to `{base}/api/dropin/v1`, never to the merchant API. */
+export class DropinApi {
+  constructor(readonly base: string) {}
+
+  async call<T>(path: string, init: { method?: string; body?: unknown; key?: string } = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (init.key) headers.authorization = `Bearer ${init.key}`;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetch(`${this.base}/api/dropin/v1${path}`, {
+        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+        headers,
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      });
+    } catch {
+      throw new ApiFailure('network', `Cannot reach the payment service at ${this.base}`);
+    }
+    let json: { success?: boolean; message?: string; data?: unknown; errors?: Record<string, string[]> } = {};
+    try {
+      json = await res.json();
+    } catch {
+      // not JSON: the status decides below
+    }
+    if (!res.ok || json.success !== true) {
+      const fields = json.errors;
+      const detail = fields
+        ? `: ${Object.entries(fields)
+            .map(([k, v]) => `${k} ${v.join(', ')}`)
+            .join('; ')}`
+        : '';
+      throw new ApiFailure(
+        CODES[res.status] ?? 'server',
+        `${json.message ?? `HTTP ${res.status}`}${detail}`,
+        res.status,
+        fields,
+      );
+    }
+    return json.data as T;
+  }
+
+  createSession(key: string, body: unknown): Promise<CreatedSession> {
+    return this.call('/sessions', { key, body });
+  }
+  read(token: string): Promise<{ session: SessionView; payment: CheckoutPayment | null }> {
+    return this.call(`/sessions/${token}`);
+  }
+  currencies(token: string): Promise<PickerCurrency[]> {
+    return this.call(`/sessions/${token}/currencies`);
+  }
+  choose(token: string, currency: string): Promise<{ session_token: string; payment: CheckoutPayment }> {
+    return this.call(`/sessions/${token}/payment`, { body: { currency } });
+  }
+  simulate(token: string, body: { pay?: boolean; blocks?: number }): Promise<{ payment: CheckoutPayment }> {
+    return this.call(`/sessions/${token}/simulate`, { body });
+  }
+  eventsUrl(token: string): string {
+    return `${this.base}/api/dropin/v1/sessions/${token}/events`;
+  }
+}

@@ -1,0 +1,111 @@
+import { useComputed } from '@preact/signals';
+import { countdown } from '../format.js';
+import { t } from '../i18n.js';
+import type { CheckoutState } from '../state.js';
+import type { CheckoutPayment } from '../types.js';
+import { CopyButton } from './copy-button.js';
+
+export function statusText(p: CheckoutPayment): string {
+  switch (p.payment_status) {
+    case 'confirming':
+      return t('confirming', { n: p.confirmations.count, m: p.confirmations.required });
+    case 'partially_paid':
+      return t('partially_paid', { amount: `${p.remaining_amount} ${p.pay_currency}` });
+    default:
+      return t(p.payment_status);
+  }
+}
+
+/** What to send and where: exact amount, network, address, tag, the server's QR image, countdown and status. */
+export function Pay({ state, canChange }: { state: CheckoutState; canChange: boolean }) {
+  const left = useComputed(() => countdown(Date.parse(state.payment.value?.expires_at ?? '') - state.now.value));
+  const p = state.payment.value;
+  if (!p) return null;
+  const untouched = p.payment_status === 'waiting' && p.actually_paid === '0';
+  return (
+    <section class="pay">
+      <div class="qr-box">
+        <img data-field="qr" src={p.qr.code_url} alt={t('qrAlt')} width={192} height={192} />
+        <a class="wallet" href={p.qr.payment_uri}>
+          {t('openWallet')}
+        </a>
+      </div>
+      <dl class="fields">
+        <div class="row">
+          <dt>{t('sendExactly')}</dt>
+          <dd>
+            <strong class="mono">
+              <span data-field="pay_amount">{p.pay_amount}</span>{' '}
+              <span data-field="pay_currency">{p.pay_currency}</span>
+            </strong>
+            <CopyButton text={p.pay_amount} label={t('copyAmount')} />
+          </dd>
+        </div>
+        <div class="row">
+          <dt>{t('network')}</dt>
+          <dd>
+            <span data-field="network" class="net">
+              {p.network}
+            </span>
+          </dd>
+        </div>
+        <div class="row">
+          <dt>{t('address')}</dt>
+          <dd>
+            <code data-field="pay_address" class="mono addr">
+              {p.pay_address}
+            </code>
+            <CopyButton text={p.pay_address} label={t('copyAddress')} />
+          </dd>
+        </div>
+        {p.extra_id !== null && (
+          <div class="row">
+            <dt>{t('tag')}</dt>
+            <dd>
+              <code data-field="extra_id" class="mono">
+                {p.extra_id}
+              </code>
+              <CopyButton text={p.extra_id} label={t('copyTag')} />
+              <p class="warn">{t('tagWarning')}</p>
+            </dd>
+          </div>
+        )}
+        {p.payment_status === 'partially_paid' && (
+          <div class="row">
+            <dt>{t('received')}</dt>
+            <dd class="mono">
+              {p.actually_paid} {p.pay_currency} · {t('remaining')}:{' '}
+              <span data-field="remaining_amount">{p.remaining_amount}</span> {p.pay_currency}
+            </dd>
+          </div>
+        )}
+      </dl>
+      <p class="status" data-field="status" data-status={p.payment_status} role="status" aria-live="polite">
+        {statusText(p)}
+      </p>
+      {p.payment_status === 'confirming' && (
+        <progress max={p.confirmations.required} value={p.confirmations.count} aria-label={statusText(p)} />
+      )}
+      {untouched && (
+        <p class="timer">
+          {t('expiresIn')}{' '}
+          <span data-field="countdown" role="timer">
+            {left.value}
+          </span>
+        </p>
+      )}
+      <div class="actions">
+        {state.session.value?.test_mode && p.remaining_amount !== '0' && (
+          <button type="button" class="primary" disabled={state.busy.value} onClick={() => state.simulate()}>
+            {t('simulate')}
+          </button>
+        )}
+        {canChange && untouched && (
+          <button type="button" class="link" disabled={state.busy.value} onClick={() => state.openPicker()}>
+            {t('otherCurrency')}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import { useComputed, useSignal } from '@preact/signals';
+import { t } from '../i18n.js';
+import type { CheckoutState } from '../state.js';
+
+/** The asset picker: search over code, name and network; assets the price does not reach are shown, disabled. */
+export function Picker({ state }: { state: CheckoutState }) {
+  const query = useSignal('');
+  const list = useComputed(() => {
+    const q = query.value.trim().toLowerCase();
+    const all = state.currencies.value ?? [];
+    return q ? all.filter((c) => `${c.code} ${c.name} ${c.network}`.toLowerCase().includes(q)) : all;
+  });
+  return (
+    <section class="picker">
+      <h3 id="sc-pick">{t('chooseCurrency')}</h3>
+      <input
+        class="search"
+        type="search"
+        aria-label={t('search')}
+        placeholder={t('search')}
+        value={query.value}
+        onInput={(e) => {
+          query.value = e.currentTarget.value;
+        }}
+      />
+      <ul class="assets" aria-labelledby="sc-pick">
+        {list.value.map((c) => (
+          <li key={c.code}>
+            <button
+              type="button"
+              class="asset"
+              disabled={!c.payable || state.busy.value}
+              onClick={() => state.choose(c.code)}
+            >
+              <img src={state.api.base + c.icon_url} alt="" width={28} height={28} loading="lazy" />
+              <span class="code">{c.code}</span>
+              <span class="name">{c.name}</span>
+              <span class="net">{c.network}</span>
+              {!c.payable && <span class="min">{t('minimum', { amount: `${c.min_usd} USD` })}</span>}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {list.value.length === 0 && <p class="muted">{t('noMatch')}</p>}
+    </section>
+  );
+}

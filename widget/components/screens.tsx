@@ -1,0 +1,64 @@
+import { t } from '../i18n.js';
+import type { CheckoutState } from '../state.js';
+
+export function Success({
+  state,
+  onDone,
+  redirecting,
+}: {
+  state: CheckoutState;
+  onDone: (() => void) | null;
+  redirecting: boolean;
+}) {
+  const p = state.payment.value;
+  return (
+    <section class="done">
+      <svg class="badge-ok" viewBox="0 0 24 24" aria-hidden="true">
+        <path d="M5 12l5 5 9-10" />
+      </svg>
+      <h3>{t('successTitle')}</h3>
+      <p class="status" data-field="status" data-status="finished" role="status" aria-live="polite">
+        {t('successText')}
+      </p>
+      {p && (
+        <p class="mono">
+          {p.actually_paid} {p.pay_currency}
+        </p>
+      )}
+      {redirecting && <p class="muted">{t('redirecting')}</p>}
+      {onDone && (
+        <button type="button" class="primary" onClick={onDone}>
+          {t('done')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+export function Expired({ state }: { state: CheckoutState }) {
+  return (
+    <section class="done">
+      <h3>{t('expiredTitle')}</h3>
+      <p class="status" data-field="status" data-status="expired" role="status" aria-live="polite">
+        {t('expiredText')}
+      </p>
+      <button type="button" class="primary" disabled={state.busy.value} onClick={() => state.retry()}>
+        {t('retry')}
+      </button>
+    </section>
+  );
+}
+
+export function Failure({ state, onClose }: { state: CheckoutState; onClose: (() => void) | null }) {
+  return (
+    <section class="done">
+      <h3>{t('errorTitle')}</h3>
+      <p role="alert">{state.error.value}</p>
+      {onClose && (
+        <button type="button" class="primary" onClick={onClose}>
+          {t('close')}
+        </button>
+      )}
+    </section>
+  );
+}

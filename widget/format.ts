@@ -1,0 +1,20 @@
+/** `754000` ms -> "12:34"; an hour or more -> "1:02:03"; never negative. */
+export function countdown(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/**
+ * The price in the display currency, localised. Prices have at most 2 decimals, which a double holds exactly
+ * for display; crypto amounts are never formatted, they are shown as the exact text the service sent.
+ */
+export function price(amount: string, currency: string, locale: string): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(amount));
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}

@@ -1,0 +1,53 @@
+import type { DropinApi } from './api.js';
+import type { CheckoutPayment } from './types.js';
+
+const POLL_MS = 3000;
+/** EventSource retries by itself; after this many failures in a row we poll instead (proxies that buffer SSE). */
+const MAX_STREAM_ERRORS = 3;
+
+/**
+ * Live status of one payment: Server-Sent Events first, polling GET /sessions/{token} as the fallback.
+ * Returns a stop function.
+ */
+export function followPayment(api: DropinApi, token: string, onPayment: (p: CheckoutPayment) => void): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let source: EventSource | undefined;
+
+  const poll = async () => {
+    if (stopped) return;
+    try {
+      const { payment } = await api.read(token);
+      if (payment && !stopped) onPayment(payment);
+    } catch {
+      // transient: try again at the next tick
+    }
+    if (!stopped) timer = setTimeout(poll, POLL_MS);
+  };
+
+  if (typeof EventSource === 'function') {
+    let errors = 0;
+    source = new EventSource(api.eventsUrl(token));
+    source.addEventListener('payment', (e) => {
+      errors = 0;
+      const data = (e as MessageEvent<string>).data;
+      if (data !== 'null') onPayment(JSON.parse(data) as CheckoutPayment);
+    });
+    source.onerror = () => {
+      errors += 1;
+      if (errors >= MAX_STREAM_ERRORS && !stopped) {
+        source?.close();
+        source = undefined;
+        void poll();
+      }
+    };
+  } else {
+    void poll();
+  }
+
+  return () => {
+    stopped = true;
+    source?.close();
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}

@@ -1,0 +1,35 @@
+import { type ComponentChild, render } from 'preact';
+import css from './styles.css?inline';
+
+export interface Mounted {
+  root: ShadowRoot;
+  host: HTMLElement;
+  unmount(): void;
+}
+
+/**
+ * The host element `<service-checkout>` with an open shadow root (DESIGN.md: merchants' Playwright runs see into
+ * it) and our one stylesheet, so no page CSS leaks in and none of ours leaks out.
+ */
+export function mountHost(
+  theme: 'auto' | 'light' | 'dark',
+  view: ComponentChild,
+  parent: HTMLElement = document.body,
+): Mounted {
+  const host = document.createElement('service-checkout');
+  if (theme !== 'auto') host.setAttribute('data-theme', theme);
+  const root = host.attachShadow({ mode: 'open' });
+  const style = document.createElement('style');
+  style.textContent = css;
+  root.appendChild(style);
+  parent.appendChild(host);
+  render(view, root);
+  return {
+    root,
+    host,
+    unmount() {
+      render(null, root);
+      host.remove();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { h } from 'preact';
+import { ApiFailure, DropinApi } from './api.js';
+import { Checkout } from './components/checkout.js';
+import { loadLocale, pickLocale } from './i18n.js';
+import { type Mounted, mountHost } from './mount.js';
+import { optionProblems, sessionBody } from './options.js';
+import { safeCall, TAG } from './safe.js';
+import { CheckoutState } from './state.js';
+import type { CheckoutError, CheckoutHandle, CheckoutOptions, CheckoutPayment, CheckoutResult } from './types.js';
+
+let current: { close(): void } | null = null;
+
+/**
+ * `ServiceCheckout.open(options)`: opens the popup and returns `{ close(), result }`. It never throws into the
+ * merchant's page: bad options and failures go to the console, `onError` and a rejected `result` (which is
+ * marked handled, so an ignored result is not an unhandled rejection).
+ *
+ * @example
+ * const { result } = ServiceCheckout.open({ publicKey: 'dk_test_...', amount: 25, customer: { email: 'a@b.c' } });
+ * const outcome = await result; // { status: 'finished', payment } or { status: 'closed', payment }
+ */
+export function createOpen(defaultBase: string) {
+  return function open(options: CheckoutOptions): CheckoutHandle {
+    let settle: (r: CheckoutResult) => void = () => {};
+    let reject: (e: CheckoutError) => void = () => {};
+    const result = new Promise<CheckoutResult>((res, rej) => {
+      settle = res;
+      reject = rej;
+    });
+    result.catch(() => {});
+    const report = (e: CheckoutError) => {
+      console.error(`${TAG} ${e.message}`);
+      safeCall('onError', options?.onError, e);
+    };
+    try {
+      const problems = optionProblems(options);
+      if (problems.length > 0) {
+        const e: CheckoutError = { code: 'invalid_options', message: `Invalid options: ${problems.join('; ')}` };
+        report(e);
+        reject(e);
+        return { close() {}, result };
+      }
+      current?.close();
+      return start(options, defaultBase, settle, reject, report, result);
+    } catch (e) {
+      const err: CheckoutError = {
+        code: 'server',
+        message: `Unexpected error: ${e instanceof Error ? e.message : String(e)}`,
+      };
+      report(err);
+      reject(err);
+      return { close() {}, result };
+    }
+  };
+}
+
+function start(
+  o: CheckoutOptions,
+  defaultBase: string,
+  settle: (r: CheckoutResult) => void,
+  reject: (e: CheckoutError) => void,
+  report: (e: CheckoutError) => void,
+  result: Promise<CheckoutResult>,
+): CheckoutHandle {
+  const api = new DropinApi((o.apiBase ?? defaultBase).replace(/\/+$/, ''));
+  const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  let finished: CheckoutPayment | null = null;
+  let mounted: Mounted | null = null;
+  let closed = false;
+
+  const state = new CheckoutState(api, {
+    onSuccess: (p) => {
+      finished = p;
+      safeCall('onSuccess', o.onSuccess, p);
+      settle({ status: 'finished', payment: p });
+    },
+    onExpired: (p) => safeCall('onExpired', o.onExpired, p),
+    onStatus: (p) => safeCall('onStatus', o.onStatus, p),
+    onError: (e) => {
+      report(e);
+      if (state.screen.value === 'error') reject(e);
+    },
+  });
+
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    state.dispose();
+    mounted?.unmount();
+    if (current === handle) current = null;
+    // Focus goes back where it was before the popup opened.
+    opener?.focus();
+    safeCall('onClose', o.onClose);
+    settle(finished ? { status: 'finished', payment: finished } : { status: 'closed', payment: state.payment.value });
+  };
+  const handle: CheckoutHandle = { close, result };
+  current = handle;
+
+  mounted = mountHost(o.theme ?? 'auto', h(Checkout, { state, variant: 'modal', onClose: close }));
+  const lang = loadLocale(api.base, pickLocale(o.locale, navigator.languages ?? [navigator.language]));
+  void state.start(async () => {
+    const created = api.createSession(o.publicKey, sessionBody(o));
+    await lang;
+    return created;
+  });
+  return handle;
+}
+
+export { ApiFailure };

@@ -1,0 +1,45 @@
+import { h } from 'preact';
+import { DropinApi } from './api.js';
+import { Checkout } from './components/checkout.js';
+import { loadLocale, pickLocale } from './i18n.js';
+import { mountHost } from './mount.js';
+import { TAG } from './safe.js';
+import { CheckoutState } from './state.js';
+
+const REDIRECT_DELAY_MS = 1500;
+
+/**
+ * The hosted payment page (`/pay/{payment_id}?t=...`): the same components as the popup, as a full page.
+ * Finishing redirects to `success_url` (after the customer saw the confirmation); `cancel_url` is offered.
+ * A retry after expiry moves the page to the new payment's own address.
+ */
+export function page(): void {
+  const m = /^\/pay\/([a-z0-9_]+)$/.exec(location.pathname);
+  const sig = new URLSearchParams(location.search).get('t');
+  if (!m?.[1] || !sig) {
+    console.error(`${TAG} this page needs /pay/{payment_id}?t={token}`);
+    return;
+  }
+  const api = new DropinApi(location.origin);
+  const state = new CheckoutState(api, {
+    onSuccess: (p) => {
+      if (!p.success_url) return;
+      state.redirecting.value = true;
+      setTimeout(() => location.assign(p.success_url as string), REDIRECT_DELAY_MS);
+    },
+    onExpired: () => {},
+    onStatus: () => {},
+    onError: (e) => console.error(`${TAG} ${e.message}`),
+    onToken: (token, paymentId) => {
+      history.replaceState(null, '', `/pay/${paymentId}?t=${encodeURIComponent(token.slice(token.indexOf('.') + 1))}`);
+    },
+  });
+  mountHost('auto', h(Checkout, { state, variant: 'page', onClose: () => {} }));
+  const token = `pt_${m[1]}.${sig}`;
+  const lang = loadLocale(api.base, pickLocale(undefined, navigator.languages ?? [navigator.language]));
+  void state.start(async () => {
+    const r = await api.read(token);
+    await lang;
+    return { session_token: token, ...r };
+  });
+}

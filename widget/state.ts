@@ -1,0 +1,198 @@
+import { batch, signal } from '@preact/signals';
+import { ApiFailure, type DropinApi, type PickerCurrency, type SessionView } from './api.js';
+import { followPayment } from './live.js';
+import type { CheckoutError, CheckoutPayment } from './types.js';
+
+export type Screen = 'loading' | 'picker' | 'pay' | 'success' | 'expired' | 'error';
+
+export interface StateHooks {
+  onSuccess(p: CheckoutPayment): void;
+  onExpired(p: CheckoutPayment): void;
+  onStatus(p: CheckoutPayment): void;
+  onError(e: CheckoutError): void;
+  /** A hosted page moved to a new payment (retry): its address changes with it. */
+  onToken?(token: string, paymentId: string): void;
+}
+
+const UNPAID = new Set(['waiting']);
+
+/**
+ * The checkout's state, one signal per fact; components read them and re-render only where used. All API work
+ * goes through here, and every failure ends as a screen and an `onError`, never as an exception.
+ */
+export class CheckoutState {
+  readonly screen = signal<Screen>('loading');
+  readonly session = signal<SessionView | null>(null);
+  readonly payment = signal<CheckoutPayment | null>(null);
+  readonly currencies = signal<PickerCurrency[] | null>(null);
+  readonly error = signal('');
+  readonly busy = signal(false);
+  readonly now = signal(Date.now());
+  /** Hosted page: finished, about to go to success_url. */
+  readonly redirecting = signal(false);
+  private token = '';
+  private stopLive: (() => void) | null = null;
+  private ticker: ReturnType<typeof setInterval> | null = null;
+  private lastStatus = '';
+  private succeeded = false;
+  private expiredFor = '';
+
+  constructor(
+    readonly api: DropinApi,
+    private readonly hooks: StateHooks,
+  ) {}
+
+  /** Shows what `load` returns: a payment (QR at once) or the picker. */
+  async start(
+    load: () => Promise<{
+      session_token: string;
+      session: SessionView;
+      payment: CheckoutPayment | null;
+      currencies?: PickerCurrency[] | null;
+    }>,
+  ): Promise<void> {
+    try {
+      const r = await load();
+      this.token = r.session_token;
+      batch(() => {
+        this.session.value = r.session;
+        if (r.currencies) this.currencies.value = r.currencies;
+      });
+      if (r.payment) this.showPayment(r.payment);
+      else await this.openPicker();
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  async openPicker(): Promise<void> {
+    this.stopFollowing();
+    if (!this.currencies.value) this.currencies.value = await this.api.currencies(this.token);
+    this.screen.value = 'picker';
+  }
+
+  /** The customer picked an asset, or retries after expiry (same asset): the service creates the payment. */
+  async choose(code: string): Promise<void> {
+    if (this.busy.value) return;
+    this.busy.value = true;
+    try {
+      const r = await this.api.choose(this.token, code);
+      if (r.session_token !== this.token) {
+        this.token = r.session_token;
+        this.hooks.onToken?.(r.session_token, r.payment.payment_id);
+      }
+      this.showPayment(r.payment);
+    } catch (e) {
+      this.fail(e);
+    } finally {
+      this.busy.value = false;
+    }
+  }
+
+  retry(): Promise<void> {
+    const p = this.payment.value;
+    return p ? this.choose(p.pay_currency) : this.openPicker();
+  }
+
+  /** Test mode: pay on the sandbox chain, one block at a time, so the confirmations can be watched. */
+  async simulate(): Promise<void> {
+    if (this.busy.value) return;
+    this.busy.value = true;
+    try {
+      const first = await this.api.simulate(this.token, { blocks: 1 });
+      this.update(first.payment);
+      if (first.payment.payment_status === 'confirming') {
+        await new Promise((r) => setTimeout(r, 1200));
+        this.update((await this.api.simulate(this.token, { pay: false, blocks: 1 })).payment);
+      }
+    } catch (e) {
+      this.fail(e);
+    } finally {
+      this.busy.value = false;
+    }
+  }
+
+  private showPayment(p: CheckoutPayment): void {
+    this.stopFollowing();
+    this.lastStatus = '';
+    this.update(p);
+    if (this.screen.value === 'pay') {
+      this.stopLive = followPayment(this.api, this.token, (x) => this.update(x));
+      this.ticker ??= setInterval(() => this.tick(), 1000);
+    }
+  }
+
+  /** Applies a payment state from any source (create, stream, poll, simulate); stale sequences are ignored. */
+  update(p: CheckoutPayment): void {
+    const cur = this.payment.value;
+    if (cur && cur.payment_id === p.payment_id && p.sequence < cur.sequence) return;
+    this.payment.value = p;
+    if (p.payment_status !== this.lastStatus) {
+      this.lastStatus = p.payment_status;
+      this.hooks.onStatus(p);
+    }
+    if (p.payment_status === 'finished') {
+      this.stopFollowing();
+      this.screen.value = 'success';
+      if (!this.succeeded) {
+        this.succeeded = true;
+        this.hooks.onSuccess(p);
+      }
+    } else if (p.payment_status === 'expired' || p.payment_status === 'failed') {
+      this.expire(p);
+    } else {
+      this.screen.value = 'pay';
+      this.tick();
+    }
+  }
+
+  /** The countdown: an unpaid quote past `expires_at` shows the expiry screen even before the server's sweep. */
+  private tick(): void {
+    this.now.value = Date.now();
+    const p = this.payment.value;
+    if (
+      p &&
+      this.screen.value === 'pay' &&
+      UNPAID.has(p.payment_status) &&
+      p.actually_paid === '0' &&
+      Date.parse(p.expires_at) <= this.now.value
+    ) {
+      this.expire(p);
+    }
+  }
+
+  private expire(p: CheckoutPayment): void {
+    this.stopFollowing();
+    this.screen.value = 'expired';
+    if (this.expiredFor !== p.payment_id) {
+      this.expiredFor = p.payment_id;
+      this.hooks.onExpired(p);
+    }
+  }
+
+  private fail(e: unknown): void {
+    const err = e instanceof ApiFailure ? e : new ApiFailure('server', e instanceof Error ? e.message : String(e));
+    batch(() => {
+      this.error.value = err.message;
+      // A failed choice keeps the screen the customer was on; a checkout that never loaded shows the error.
+      if (this.screen.value === 'loading') this.screen.value = 'error';
+    });
+    this.hooks.onError({
+      code: err.code,
+      message: err.message,
+      ...(err.status ? { status: err.status } : {}),
+      ...(err.fields ? { fields: err.fields } : {}),
+    });
+  }
+
+  private stopFollowing(): void {
+    this.stopLive?.();
+    this.stopLive = null;
+  }
+
+  dispose(): void {
+    this.stopFollowing();
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+  }
+}

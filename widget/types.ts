@@ -1,0 +1,103 @@
+/**
+ * Public types of the drop-in checkout (DESIGN.md drop-in contract), published as `checkout.d.ts` for bundler users.
+ * Amounts are exact decimal strings: display them as they are, never through a float.
+ */
+
+/** Options of `ServiceCheckout.open` (spec 4.9 plus the DESIGN.md callbacks). */
+export interface CheckoutOptions {
+  /** Public drop-in key, `dk_test_...` or `dk_live_...`. Never a secret `sk_` key. */
+  publicKey: string;
+  /** Price in the display currency (USD). */
+  amount: number;
+  /** Display currency. @default 'USD' */
+  currency?: string;
+  /** Asset ticker such as `BTC` or `USDTERC20`; omitted, the customer picks one in the popup. */
+  cryptoCurrency?: string;
+  customer: { email: string; name?: string };
+  /** The merchant's order reference (becomes the payment's `order_id`). */
+  reference?: string;
+  /** Base URL of the service. @default the origin the script was loaded from */
+  apiBase?: string;
+  /** Forces a locale (`en`, `de`, `fr`, `es`, `it`, `pt`, `nl`, `pl`, `ja`, `zh`). @default the browser's languages */
+  locale?: string;
+  /** Forces a colour scheme. @default 'auto' (follows prefers-color-scheme) */
+  theme?: 'auto' | 'light' | 'dark';
+  /** The payment finished (confirmed on chain). Fulfil only after your server saw the signed webhook. */
+  onSuccess?: (payment: CheckoutPayment) => void;
+  /** The popup closed (by the customer or `handle.close()`). */
+  onClose?: () => void;
+  /** The quote expired before anything was paid; the customer may start again (a new payment). */
+  onExpired?: (payment: CheckoutPayment) => void;
+  /** Anything that went wrong: invalid options, refused key or origin, network failure. */
+  onError?: (error: CheckoutError) => void;
+  /** Every status change of the current payment. */
+  onStatus?: (payment: CheckoutPayment) => void;
+}
+
+export type CheckoutErrorCode =
+  | 'invalid_options'
+  | 'unauthorized'
+  | 'forbidden_origin'
+  | 'validation'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limited'
+  | 'network'
+  | 'server';
+
+export interface CheckoutError {
+  code: CheckoutErrorCode;
+  message: string;
+  /** HTTP status when the service answered. */
+  status?: number;
+  /** Per-field messages of a 422. */
+  fields?: Record<string, string[]>;
+}
+
+export type CheckoutStatus =
+  | 'waiting'
+  | 'confirming'
+  | 'partially_paid'
+  | 'finished'
+  | 'expired'
+  | 'failed'
+  | 'refunded';
+
+/** The payment as the drop-in sees it. */
+export interface CheckoutPayment {
+  payment_id: string;
+  payment_status: CheckoutStatus;
+  status_detail: string;
+  sequence: number;
+  price_amount: string;
+  price_currency: string;
+  pay_amount: string;
+  pay_currency: string;
+  currency_name: string;
+  network: string;
+  network_precision: number;
+  pay_address: string;
+  extra_id: string | null;
+  actually_paid: string;
+  remaining_amount: string;
+  confirmations: { count: number; required: number };
+  order_id: string | null;
+  created_at: string;
+  expires_at: string;
+  valid_until: string;
+  confirmed_at: string | null;
+  icon_url: string;
+  qr: { payment_uri: string; code_url: string };
+  success_url: string | null;
+  cancel_url: string | null;
+}
+
+/** How the checkout ended: `result` never rejects for a closed popup, only for errors (with a CheckoutError). */
+export type CheckoutResult =
+  | { status: 'finished'; payment: CheckoutPayment }
+  | { status: 'closed'; payment: CheckoutPayment | null };
+
+export interface CheckoutHandle {
+  close(): void;
+  result: Promise<CheckoutResult>;
+}
