@@ -21,8 +21,9 @@ export function mountDropin(app: Hono, deps: ApiDeps, changes: EventEmitter): vo
 
   const files = staticFiles(PUBLIC_DIR, { maxAge: 300 });
   const serve = async (c: Context, rel: string) => (await files(c, rel)) ?? c.notFound();
-  app.get('/icons/:file', (c) => serve(c, `icons/${c.req.param('file')}`));
-  app.get('/dropin/v1/:file', (c) => serve(c, `dropin/v1/${c.req.param('file')}`));
+  // Paths are checked against public/ by staticFiles (no escaping it with ../).
+  app.get('/icons/*', (c) => serve(c, decodeURIComponent(c.req.path.slice(1))));
+  app.get('/dropin/v1/*', (c) => serve(c, decodeURIComponent(c.req.path.slice(1))));
   app.get('/demo', (c) => c.redirect('/demo/', 301));
   app.get('/demo/', (c) => serve(c, 'demo/index.html'));
   // The demo's public key: generated at runtime, so it cannot be a static file.

@@ -1,5 +1,6 @@
-import { decodeQrPng } from './qr.js';
+import { createMerchant } from '../core/merchants/merchants.js';
 import { expect, shopEvents, shopOptions, shot, test } from './fixtures.js';
+import { decodeQrPng } from './qr.js';
 
 test.describe('drop-in checkout from a merchant page on another origin', () => {
   test('picker -> QR -> simulated sandbox payment -> onSuccess with a finished payment and a verified webhook', async ({
@@ -75,5 +76,227 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
     await expect
       .poll(async () => (await shopEvents(page)).find((e) => e.type === 'result')?.value)
       .toMatchObject({ status: 'finished' });
+  });
+
+  test('preset cryptoCurrency goes straight to the QR, with the destination tag of XRP', async ({
+    shop: page,
+  }, testInfo) => {
+    await shopOptions(page, { cryptoCurrency: 'XRP', amount: 40 });
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.locator('[data-field="pay_currency"]')).toHaveText('XRP');
+    await expect(dialog.getByRole('searchbox')).toHaveCount(0);
+    const tag = (await dialog.locator('[data-field="extra_id"]').textContent()) ?? '';
+    expect(tag).toMatch(/^\d+$/);
+    const address = (await dialog.locator('[data-field="pay_address"]').textContent()) ?? '';
+    const amount = (await dialog.locator('[data-field="pay_amount"]').textContent()) ?? '';
+    const decoded = decodeQrPng(await dialog.locator('img[data-field="qr"]').screenshot());
+    expect(decoded).toContain(address);
+    expect(decoded).toContain(`dt=${tag}`);
+    expect(decoded).toContain(`amount=${amount}`);
+    await expect(dialog.getByRole('button', { name: 'Copy tag' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Choose another currency' })).toHaveCount(0);
+    await shot(page, testInfo, 'preset-xrp');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect.poll(async () => (await shopEvents(page)).map((e) => e.type)).toContain('close');
+    expect((await shopEvents(page)).find((e) => e.type === 'result')?.value).toMatchObject({ status: 'closed' });
+  });
+
+  test('partial payment shows the remaining amount, a top-up finishes it', async ({ shop: page, world }, testInfo) => {
+    await shopOptions(page, { cryptoCurrency: 'LTC' });
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    const dialog = page.getByRole('dialog');
+    const amountText = (await dialog.locator('[data-field="pay_amount"]').textContent()) ?? '';
+    const address = (await dialog.locator('[data-field="pay_address"]').textContent()) ?? '';
+    // The customer's wallet sends 60% (exact decimal arithmetic on base units, 8 decimals for LTC).
+    const units =
+      BigInt(amountText.replace('.', '').replace(/^0+/, '')) *
+      10n ** BigInt(8 - (amountText.split('.')[1]?.length ?? 0));
+    const part = (units * 6n) / 10n;
+    const text = (u: bigint) => `${u / 100_000_000n}.${String(u % 100_000_000n).padStart(8, '0')}`;
+    const send = async (amount: string) => {
+      expect(
+        (await world.service.api('/api/v1/sandbox/transfers', { body: { currency: 'ltc', address, amount } })).status,
+      ).toBe(201);
+    };
+    await send(text(part));
+    await expect(dialog.locator('[data-field="status"]')).toHaveText('Payment seen, confirming: 0 of 2');
+    await world.service.api('/api/v1/sandbox/blocks', { body: { count: 1, network: 'ltc' } });
+    await expect(dialog.locator('[data-field="status"]')).toHaveText('Payment seen, confirming: 1 of 2');
+    await shot(page, testInfo, 'partial-confirming');
+    await world.service.api('/api/v1/sandbox/blocks', { body: { count: 1, network: 'ltc' } });
+    const remaining = text(units - part).replace(/0+$/, '');
+    await expect(dialog.locator('[data-field="status"]')).toHaveText(
+      `Partly paid: send the remaining ${remaining} LTC`,
+    );
+    await expect(dialog.locator('[data-field="remaining_amount"]')).toHaveText(remaining);
+    await shot(page, testInfo, 'partial-remaining');
+    await send(remaining);
+    await world.service.api('/api/v1/sandbox/blocks', { body: { count: 2, network: 'ltc' } });
+    await expect(dialog.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+    const statuses = (await shopEvents(page))
+      .filter((e) => e.type === 'status')
+      .map((e) => (e.value as { payment_status: string }).payment_status);
+    expect(statuses).toEqual(['waiting', 'confirming', 'partially_paid', 'confirming', 'finished']);
+  });
+
+  test('expiry shows a clear screen; retry creates a new payment', async ({ shop: page, world }, testInfo) => {
+    await shopOptions(page, { cryptoCurrency: 'DOGE' });
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    const dialog = page.getByRole('dialog');
+    const firstAddress = (await dialog.locator('[data-field="pay_address"]').textContent()) ?? '';
+    // Time passes on the service (its clock moves past expires_at and the grace): the sweep expires the payment.
+    world.clock.offset = 40 * 60 * 1000;
+    await expect(dialog.getByRole('heading', { name: 'This quote has expired' })).toBeVisible();
+    await shot(page, testInfo, 'expired');
+    const expired = (await shopEvents(page)).find((e) => e.type === 'expired')?.value as {
+      payment_id: string;
+      payment_status: string;
+    };
+    expect(expired.payment_status).toBe('expired');
+    await dialog.getByRole('button', { name: 'Start again' }).click();
+    await expect(dialog.locator('[data-field="status"]')).toHaveText('Waiting for your payment');
+    const secondAddress = (await dialog.locator('[data-field="pay_address"]').textContent()) ?? '';
+    expect(secondAddress).not.toBe(firstAddress);
+    const old = await world.service.api(`/api/v1/payments/${expired.payment_id}`);
+    expect(old.json.data.payment_status).toBe('expired');
+    await shot(page, testInfo, 'retried');
+  });
+
+  test('Escape closes the popup and focus returns to the Buy button', async ({ shop: page }) => {
+    const buy = page.getByRole('button', { name: 'Buy the mug' });
+    await buy.click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('searchbox')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(buy).toBeFocused();
+  });
+
+  test('a click on the backdrop closes the popup', async ({ shop: page }) => {
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    await expect(page.getByRole('dialog').getByRole('searchbox')).toBeVisible();
+    await page.mouse.click(10, 10);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('keyboard only: open, search, choose, simulate, done', async ({ shop: page }, testInfo) => {
+    await page.keyboard.press('Tab');
+    const buy = page.getByRole('button', { name: 'Buy the mug' });
+    await expect(buy).toBeFocused();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    const search = dialog.getByRole('searchbox', { name: 'Search currencies' });
+    await expect(search).toBeFocused();
+    await page.keyboard.type('ltc');
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: /\bLTC\b/ })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(dialog.locator('[data-field="pay_currency"]')).toHaveText('LTC');
+    // Focus stays trapped: Tab from the last control wraps to the first (Close), Shift+Tab wraps back.
+    const simulate = dialog.getByRole('button', { name: 'Simulate payment' });
+    for (let i = 0; i < 12; i++) {
+      if (await simulate.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)) break;
+      await page.keyboard.press('Tab');
+    }
+    await expect(simulate).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await expect(simulate).toBeFocused();
+    await page.keyboard.press('Enter');
+    const done = dialog.getByRole('button', { name: 'Done' });
+    await expect(done).toBeFocused();
+    await shot(page, testInfo, 'keyboard-success');
+    await page.keyboard.press('Enter');
+    await expect(dialog).toHaveCount(0);
+    await expect(buy).toBeFocused();
+  });
+
+  test('a forced locale and dark mode', async ({ shop: page }, testInfo) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shopOptions(page, { locale: 'de', cryptoCurrency: 'BTC' });
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Mit Krypto bezahlen' });
+    await expect(dialog.locator('[data-field="status"]')).toHaveText('Warten auf Ihre Zahlung');
+    await expect(dialog.getByRole('button', { name: 'Schließen' })).toBeVisible();
+    const bg = await dialog.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(bg).toBe('rgb(27, 30, 36)');
+    await shot(page, testInfo, 'dark-de');
+  });
+});
+
+test.describe('refusals', () => {
+  test.use({ allowedErrors: /\[ServiceCheckout\]|status of 40[13]/ });
+
+  test('a secret sk_ key is refused by the drop-in and by the API', async ({ shop: page, world }) => {
+    await shopOptions(page, { publicKey: world.service.merchant.secret_key });
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    await expect
+      .poll(async () => (await shopEvents(page)).find((e) => e.type === 'error')?.value)
+      .toMatchObject({ code: 'invalid_options' });
+    const error = (await shopEvents(page)).find((e) => e.type === 'error')?.value as { message: string };
+    expect(error.message).toMatch(/secret keys \(sk_\) must never reach a browser/);
+    expect((await shopEvents(page)).find((e) => e.type === 'rejected')?.value).toMatchObject({
+      code: 'invalid_options',
+    });
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    // Even a hand-written call from the page gets 401 with the same advice.
+    const res = await page.evaluate(
+      async ([url, key]) => {
+        const r = await fetch(`${url}/api/dropin/v1/sessions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ amount: 5, customer: { email: 'a@b.co' } }),
+        });
+        return { status: r.status, body: await r.json() };
+      },
+      [world.service.url, world.service.merchant.secret_key],
+    );
+    expect(res.status).toBe(401);
+    expect(res.body.message).toMatch(/must never reach a browser/);
+  });
+
+  test("an origin outside the merchant's allowed origins is refused", async ({ shop: page, world }, testInfo) => {
+    const other = await createMerchant(world.service.service.deps.db, world.service.service.deps.clock, {
+      name: 'Strict shop',
+      mode: 'test',
+      allowedOrigins: ['https://shop.example'],
+    });
+    await shopOptions(page, { publicKey: other.public_key });
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('heading', { name: 'Checkout unavailable' })).toBeVisible();
+    await expect(dialog.getByRole('alert')).toContainText('is not allowed to use this drop-in key');
+    const error = (await shopEvents(page)).find((e) => e.type === 'error')?.value;
+    expect(error).toMatchObject({ code: 'forbidden_origin', status: 403 });
+    await shot(page, testInfo, 'origin-refused');
+    const count = await world.service.service.deps.db
+      .selectFrom('dropin_sessions')
+      .select('id')
+      .where('merchant_id', '=', other.merchant_id)
+      .execute();
+    expect(count).toHaveLength(0);
+  });
+
+  test('invalid options give a clear console error and onError, never an exception in the page', async ({
+    shop: page,
+  }) => {
+    await shopOptions(page, { amount: -3, customer: { email: 'nope' } });
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    await expect
+      .poll(async () => (await shopEvents(page)).find((e) => e.type === 'error')?.value)
+      .toMatchObject({ code: 'invalid_options' });
+    const error = (await shopEvents(page)).find((e) => e.type === 'error')?.value as { message: string };
+    expect(error.message).toContain('amount must be a positive number');
+    expect(error.message).toContain('customer.email must be an e-mail address');
+    expect(
+      await page.evaluate(
+        () => typeof (window as unknown as { checkoutHandle: { close: unknown } }).checkoutHandle.close,
+      ),
+    ).toBe('function');
   });
 });

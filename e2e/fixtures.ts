@@ -22,7 +22,7 @@ export interface World {
 type WorkerFixtures = { world: World };
 type TestFixtures = {
   /** Console errors / failed requests a test expects (negative runs); anything else fails the test. */
-  allowedErrors: RegExp[];
+  allowedErrors: RegExp | null;
   shop: Page;
 };
 
@@ -48,10 +48,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker', timeout: 60_000 },
   ],
-  allowedErrors: [[], { option: true }],
+  allowedErrors: [null, { option: true }],
   page: async ({ page, allowedErrors }, use, testInfo) => {
     const problems: string[] = [];
-    const allowed = (text: string) => allowedErrors.some((re) => re.test(text));
+    const allowed = (text: string) => allowedErrors?.test(text) === true;
     page.on('console', (m) => {
       if (m.type() === 'error' && !allowed(m.text())) problems.push(`console error: ${m.text()}`);
     });

@@ -31,7 +31,8 @@ export function Checkout({ state, variant, onClose }: CheckoutProps) {
     const el = dialog.current;
     if (!el) return;
     const root = el.getRootNode() as ShadowRoot | Document;
-    if (!root.activeElement || !el.contains(root.activeElement)) {
+    // The previous screen's control is gone (or focus sits on the dialog itself): move into the new screen.
+    if (!root.activeElement || root.activeElement === el || !el.contains(root.activeElement)) {
       const first =
         screen === 'pay' || screen === 'loading' ? null : el.querySelector<HTMLElement>(`.body ${FOCUSABLE}`);
       (first ?? el).focus();
