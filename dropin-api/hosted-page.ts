@@ -10,6 +10,7 @@ export const hostedPageHtml = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>Payment</title>
 <style>html,body{margin:0;min-height:100%;background:#f4f5f7}@media (prefers-color-scheme:dark){html,body{background:#111318}}</style>
 </head>

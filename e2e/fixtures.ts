@@ -1,5 +1,6 @@
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import type { Clock } from '../core/clock.js';
+import { rememberDemoKey } from '../dropin-api/demo.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 import { startShop } from './shop-server.js';
 import { type ReceivedEvent, startWebhookReceiver } from './webhook-receiver.js';
@@ -40,6 +41,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         env: { EXPIRY_SWEEP_MS: '250', LOG_LEVEL: 'silent' },
       });
       receiver.setSecret(service.merchant.webhook_secret);
+      // The demo storefront runs on this worker's merchant, as `npm start` sets it up for the demo merchant.
+      await rememberDemoKey(service.service.deps.db, service.merchant.public_key);
       const shop = await startShop(service.url);
       await use({ service, clock, shopUrl: shop.url, webhooks: receiver.events });
       await shop.close();

@@ -36,7 +36,15 @@ export async function startShop(serviceUrl: string): Promise<{ url: string; clos
     if (req.url === '/' || req.url?.startsWith('/?'))
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
     else if (req.url === '/favicon.ico') res.writeHead(204).end();
-    else res.writeHead(404).end();
+    else if (req.url?.startsWith('/demo/')) {
+      // A copy of the demo storefront on this origin (it finds the service through ?service=).
+      const path = new URL(req.url, 'http://x').pathname;
+      void fetch(`${serviceUrl}${path}`).then(async (r) => {
+        res
+          .writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'text/plain' })
+          .end(Buffer.from(await r.arrayBuffer()));
+      });
+    } else res.writeHead(404).end();
   });
   // Every interface (dual stack), so "localhost" works whichever address the browser tries first.
   await new Promise<void>((r) => server.listen(0, () => r()));

@@ -1,0 +1,50 @@
+// The demo storefront. It may be opened from another origin: ?service=http://host:port names the service.
+(() => {
+  const service = (new URLSearchParams(location.search).get('service') || location.origin).replace(/\/+$/, '');
+  const log = document.getElementById('log');
+  const hint = document.getElementById('hint');
+  const note = (text) => {
+    const li = document.createElement('li');
+    li.textContent = text; // never HTML: payment data is text
+    log.prepend(li);
+  };
+  const load = (src) =>
+    new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error(`cannot load ${src}`));
+      document.head.appendChild(s);
+    });
+
+  Promise.all([load(`${service}/demo/config.js`), load(`${service}/dropin/v1/checkout.js`)])
+    .then(() => {
+      const key = window.DEMO_CONFIG && window.DEMO_CONFIG.publicKey;
+      if (!key) {
+        hint.textContent =
+          'No demo merchant key on this service: start it with an empty store (npm start) to create the demo merchant.';
+        return;
+      }
+      hint.textContent = 'Test mode: nothing here costs real money.';
+      for (const button of document.querySelectorAll('#products button')) {
+        button.addEventListener('click', () => {
+          const name = button.dataset.name;
+          const reference = `demo-${Date.now().toString(36)}`;
+          ServiceCheckout.open({
+            publicKey: key,
+            amount: Number(button.dataset.amount),
+            ...(button.dataset.crypto ? { cryptoCurrency: button.dataset.crypto } : {}),
+            customer: { email: document.getElementById('email').value },
+            reference,
+            onSuccess: (p) =>
+              note(`${name}: paid ${p.actually_paid} ${p.pay_currency} (payment ${p.payment_id}, order ${reference})`),
+            onExpired: () => note(`${name}: the quote expired`),
+            onError: (e) => note(`${name}: ${e.message}`),
+          });
+        });
+      }
+    })
+    .catch((e) => {
+      hint.textContent = `The payment service at ${service} is not reachable (${e.message}).`;
+    });
+})();
