@@ -1,5 +1,6 @@
 import { serve } from '@hono/node-server';
 import { createMerchant, listMerchants } from '../core/merchants/merchants.js';
+import { DEMO_MERCHANT_NAME, ensureDemoKey, rememberDemoKey } from '../dropin-api/demo.js';
 import { ConfigError, loadConfig } from './config.js';
 import { buildService } from './service.js';
 
@@ -21,7 +22,9 @@ async function main(): Promise<void> {
   const { deps } = service;
 
   if ((await listMerchants(deps.db)).length === 0) {
-    const demo = await createMerchant(deps.db, deps.clock, { name: 'Demo store', mode: 'test' });
+    const demo = await createMerchant(deps.db, deps.clock, { name: DEMO_MERCHANT_NAME, mode: 'test' });
+    // The demo storefront (/demo/) needs the public key; public keys are meant to be published.
+    await rememberDemoKey(deps.db, demo.public_key);
     process.stdout.write(
       [
         '',
@@ -36,11 +39,13 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   }
+  const demoKey = await ensureDemoKey(deps.db, deps.clock);
 
   service.start();
   const server = serve({ fetch: service.app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
     deps.logger.info('listening', { url: config.PUBLIC_URL, address: info.address, port: info.port, store: deps.dialect });
     process.stdout.write(`Service listening on ${config.PUBLIC_URL} (store: ${deps.dialect})\n`);
+    if (demoKey) process.stdout.write(`Demo storefront (buy with "Simulate payment"): ${config.PUBLIC_URL}/demo/\n`);
   });
 
   const shutdown = async () => {
