@@ -7,6 +7,7 @@ import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
  * Builds the drop-in into public/dropin/v1/:
  * - checkout.js: the script tag build (IIFE; defines window.ServiceCheckout only);
  * - checkout.mjs + checkout.d.ts: the ES module with TypeScript types, for bundler users;
+ * - page.js: the hosted payment page (/pay/{id}), the same components as a full page;
  * - locales/*.json: the non-English messages, fetched only when used.
  */
 const OUT_DIR = 'public/dropin/v1';
@@ -17,6 +18,15 @@ const shared: UserConfig = {
   define: { 'process.env.NODE_ENV': '"production"' },
   publicDir: false,
   logLevel: 'warn',
+};
+
+/** Output settings of every build. Browsers of the last few years: no legacy CSS fallbacks inflate the bundle. */
+const out = {
+  outDir: OUT_DIR,
+  emptyOutDir: false,
+  minify: true,
+  target: 'es2020',
+  cssTarget: ['chrome111', 'safari16.4', 'firefox115', 'edge111'],
 };
 
 /** Emits the non-English locale files next to the script. */
@@ -44,10 +54,21 @@ function moduleBuildAndTypes(): Plugin {
         ...shared,
         configFile: false,
         build: {
-          outDir: OUT_DIR,
-          emptyOutDir: false,
-          minify: true,
+          ...out,
           lib: { entry: 'widget/index.ts', formats: ['es'], fileName: () => 'checkout.mjs' },
+        },
+      });
+      await build({
+        ...shared,
+        configFile: false,
+        build: {
+          ...out,
+          lib: {
+            entry: 'widget/page-entry.ts',
+            formats: ['iife'],
+            name: 'ServiceCheckoutPage',
+            fileName: () => 'page.js',
+          },
         },
       });
       const types = ts.transpileDeclaration(readFileSync('widget/types.ts', 'utf8'), {
@@ -69,10 +90,7 @@ export default defineConfig({
   ...shared,
   plugins: [locales(), moduleBuildAndTypes()],
   build: {
-    outDir: OUT_DIR,
-    emptyOutDir: false,
-    minify: true,
-    target: 'es2020',
+    ...out,
     lib: { entry: 'widget/entry.ts', formats: ['iife'], name: 'ServiceCheckoutBundle', fileName: () => 'checkout.js' },
   },
 });

@@ -277,7 +277,7 @@ describe('hosted page', () => {
     const url = new URL(r.json.data.payment.hosted_payment_url);
     const page = await fetch(`${t.url}${url.pathname}${url.search}`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('/dropin/v1/checkout.js');
+    expect(await page.text()).toContain('/dropin/v1/page.js');
     expect((await fetch(`${t.url}${url.pathname}`)).status).toBe(404);
     expect((await fetch(`${t.url}${url.pathname}?t=${'x'.repeat(32)}`)).status).toBe(404);
     const token = `pt_${r.json.data.payment.payment_id}.${url.searchParams.get('t')}`;

@@ -133,6 +133,7 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
     await expect(dialog.locator('[data-field="remaining_amount"]')).toHaveText(remaining);
     await shot(page, testInfo, 'partial-remaining');
     await send(remaining);
+    await expect(dialog.locator('[data-field="status"]')).toHaveText('Payment seen, confirming: 0 of 2');
     await world.service.api('/api/v1/sandbox/blocks', { body: { count: 2, network: 'ltc' } });
     await expect(dialog.getByRole('heading', { name: 'Payment received' })).toBeVisible();
     const statuses = (await shopEvents(page))
@@ -162,6 +163,25 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
     const old = await world.service.api(`/api/v1/payments/${expired.payment_id}`);
     expect(old.json.data.payment_status).toBe('expired');
     await shot(page, testInfo, 'retried');
+  });
+
+  test('without EventSource the popup follows the payment by polling', async ({ shop: page, world }) => {
+    await page.addInitScript('delete window.EventSource');
+    await page.reload();
+    const streams: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/events')) streams.push(r.url());
+    });
+    await shopOptions(page, { cryptoCurrency: 'BTC' });
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    const dialog = page.getByRole('dialog');
+    const address = (await dialog.locator('[data-field="pay_address"]').textContent()) ?? '';
+    const amount = (await dialog.locator('[data-field="pay_amount"]').textContent()) ?? '';
+    // Paid from "a wallet" (the merchant sandbox route), not through the popup: only polling can tell it.
+    await world.service.api('/api/v1/sandbox/transfers', { body: { currency: 'btc', address, amount } });
+    await world.service.api('/api/v1/sandbox/blocks', { body: { count: 2, network: 'btc' } });
+    await expect(dialog.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+    expect(streams).toEqual([]);
   });
 
   test('Escape closes the popup and focus returns to the Buy button', async ({ shop: page }) => {

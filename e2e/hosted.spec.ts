@@ -60,6 +60,35 @@ test.describe('the hosted payment page', () => {
     await page.waitForURL('https://shop.example/cancel');
   });
 
+  test('after expiry the hosted page retries with a new payment and moves to its address', async ({
+    page,
+    world,
+  }, testInfo) => {
+    const created = await world.service.api('/api/v1/payment-links', {
+      body: { amount: 15, currency: 'ltc', email: 'ed@example.com' },
+    });
+    const firstId: string = created.json.data.payment.payment_id;
+    await page.goto(created.json.data.payment.hosted_payment_url);
+    const checkout = page.getByRole('dialog');
+    await expect(checkout.locator('[data-field="status"]')).toHaveText('Waiting for your payment');
+    world.clock.offset = 40 * 60 * 1000;
+    try {
+      await expect(checkout.getByRole('heading', { name: 'This quote has expired' })).toBeVisible();
+      await shot(page, testInfo, 'hosted-expired');
+      await checkout.getByRole('button', { name: 'Start again' }).click();
+      await expect(checkout.locator('[data-field="status"]')).toHaveText('Waiting for your payment');
+      await expect(page).not.toHaveURL(new RegExp(firstId));
+      const newId = /\/pay\/([a-z0-9_]+)\?t=/.exec(page.url())?.[1] ?? '';
+      const fresh = await world.service.api(`/api/v1/payments/${newId}`);
+      expect(fresh.json.data).toMatchObject({ payment_status: 'waiting', pay_currency: 'LTC', price_amount: 15 });
+      // The new address is a real page of its own: a reload shows the same new payment.
+      await page.reload();
+      await expect(checkout.locator('[data-field="pay_address"]')).toHaveText(fresh.json.data.pay_address);
+    } finally {
+      world.clock.offset = 0;
+    }
+  });
+
   test.describe('without its token', () => {
     test.use({ allowedErrors: /status of 404/ });
     test('the payment id alone does not open the page', async ({ page, world }) => {

@@ -1,5 +1,4 @@
 import { createOpen } from './open.js';
-import { page } from './page.js';
 
 // The script tag's own origin is the service's (DESIGN.md); read now, while this script is the current one.
 const src = (document.currentScript as HTMLScriptElement | null)?.src;
@@ -8,5 +7,4 @@ const src = (document.currentScript as HTMLScriptElement | null)?.src;
 (window as unknown as { ServiceCheckout: unknown }).ServiceCheckout = {
   version: '1',
   open: createOpen(src ? new URL(src).origin : location.origin),
-  page,
 };

@@ -13,7 +13,6 @@ export type {
   CheckoutResult,
   CheckoutStatus,
 } from './types.js';
-export { page } from './page.js';
 
 export const version = '1';
 

@@ -8,7 +8,7 @@ const CALLBACKS = ['onSuccess', 'onClose', 'onExpired', 'onError', 'onStatus'] a
  * the first try. The service validates again; this only spares a round trip and gives clearer words.
  */
 export function optionProblems(o: unknown): string[] {
-  if (typeof o !== 'object' || o === null) return ['options must be an object'];
+  if (typeof o !== 'object' || o === null) return ['pass an options object'];
   const x = o as Record<string, unknown>;
   const out: string[] = [];
   if (typeof x.publicKey !== 'string' || x.publicKey.length === 0) out.push('publicKey is required (your dk_ key)');
