@@ -4,22 +4,26 @@ import { toError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/schema.js';
-import { type AttemptRecord, type Claimed, claimDue, nextDueAt, type Outcome, recordAttempts } from './leases.js';
+import { type AttemptRecord, type Claimed, claimDue, type Endpoint, nextDueAt, type Outcome, recordAttempts, releaseLeases } from './leases.js';
 import { parseRetryAfter, retryDelayMs } from './schedule.js';
 import { webhookHeaders } from './sign.js';
 import type { PostResult, WebhookTransport } from './transport.js';
 
 export interface DispatcherOptions {
-  /** Per-request budget; also bounds how long a lease must outlive an attempt. @default 10000 */
+  /** Per-request budget. @default 10000 */
   timeoutMs?: number;
-  /** How long a claimed delivery stays ours; a crashed holder's rows are retried after this. @default timeoutMs + 5000 */
+  /**
+   * How long a claimed delivery stays ours; a crashed holder's rows are retried after this. A claimed row may wait
+   * in its endpoint's queue for one round of requests before it is sent, hence two budgets plus a margin.
+   * @default 2 * timeoutMs + 5000
+   */
   leaseMs?: number;
   /** Fallback poll: picks up rows of crashed processes, other processes' writes and due retries. @default 1000 */
   pollMs?: number;
   /** Requests in flight to one endpoint: a slow endpoint holds at most this many slots. @default 16 */
   perEndpoint?: number;
-  /** Requests in flight in this process. @default 256 */
-  maxInFlight?: number;
+  /** Deliveries claimed and not yet finished in this process, queued ones included. @default 512 */
+  maxClaimed?: number;
   /** Source of jitter in [0, 1). @default Math.random */
   random?: () => number;
   /** Lease owner name of this process. @default a random id */
@@ -33,18 +37,20 @@ export interface DispatcherDeps {
   logger: Logger;
 }
 
-type Endpoint = { url: string | null; secret: string; mode: 'test' | 'live' };
+/** Per endpoint: requests in flight, and leased rows waiting for a slot (at most one more round of them). */
+type Lane = { inFlight: number; queue: { d: Claimed; ep: Endpoint }[] };
 
 /**
  * Delivers outbox rows. Woken by payment changes (no polling delay on the hot path), plus a fallback poll.
  * Everything that matters lives in the table: leases make several processes safe on PostgreSQL, and a SIGKILL
  * loses nothing (an attempt in flight is retried, with the same delivery id, once its lease runs out).
+ * Each endpoint has its own lane, so a dead or slow endpoint only ever occupies its own slots.
  */
 export class WebhookDispatcher {
   readonly owner: string;
   private readonly o: Required<Omit<DispatcherOptions, 'owner'>>;
-  private inFlight = 0;
-  private readonly perMerchant = new Map<string, number>();
+  private readonly lanes = new Map<string, Lane>();
+  private claimedCount = 0;
   private pumping = false;
   private again = false;
   private wakeQueued = false;
@@ -64,10 +70,10 @@ export class WebhookDispatcher {
     this.owner = opts.owner ?? newId('wrk', 12);
     this.o = {
       timeoutMs,
-      leaseMs: opts.leaseMs ?? timeoutMs + 5_000,
+      leaseMs: opts.leaseMs ?? 2 * timeoutMs + 5_000,
       pollMs: opts.pollMs ?? 1_000,
       perEndpoint: opts.perEndpoint ?? 16,
-      maxInFlight: opts.maxInFlight ?? 256,
+      maxClaimed: opts.maxClaimed ?? 512,
       random: opts.random ?? Math.random,
     };
   }
@@ -90,7 +96,7 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Runs passes until nothing is due or in flight and every attempt is recorded (tests, benchmarks, CLI). */
+  /** Runs passes until nothing is due or in flight and every attempt is recorded (tests, benchmarks). */
   async settle(): Promise<void> {
     const wasStopped = this.stopped;
     this.stopped = false;
@@ -106,23 +112,42 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Stops claiming; waits for attempts in flight to finish and be recorded. */
+  /** Stops claiming, gives back leases of queued rows, and waits for attempts in flight to be recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.poll);
     clearTimeout(this.dueTimer);
+    const unsent: string[] = [];
+    for (const lane of this.lanes.values()) for (const q of lane.queue.splice(0)) unsent.push(q.d.id);
+    this.claimedCount -= unsent.length;
+    try {
+      await releaseLeases(this.deps.db, this.owner, unsent);
+    } catch (e) {
+      this.deps.logger.warn('releasing webhook leases failed; they run out instead', { error: toError(e).message });
+    }
     await this.idle();
   }
 
+  private busy(): boolean {
+    return this.claimedCount > 0 || this.pumping || this.buffer.length > 0 || this.flushing !== null;
+  }
+
   private idle(): Promise<void> {
-    if (this.inFlight === 0 && !this.pumping && this.buffer.length === 0 && !this.flushing) return Promise.resolve();
+    if (!this.busy()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   private checkIdle(): void {
-    if (this.inFlight === 0 && !this.pumping && this.buffer.length === 0 && !this.flushing) {
-      for (const w of this.idleWaiters.splice(0)) w();
+    if (!this.busy()) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private lane(merchantId: string): Lane {
+    let l = this.lanes.get(merchantId);
+    if (!l) {
+      l = { inFlight: 0, queue: [] };
+      this.lanes.set(merchantId, l);
     }
+    return l;
   }
 
   private async pump(): Promise<void> {
@@ -131,27 +156,36 @@ export class WebhookDispatcher {
       return;
     }
     this.pumping = true;
+    let claimedAny = false;
     try {
       do {
         this.again = false;
-        const free = this.o.maxInFlight - this.inFlight;
+        const free = this.o.maxClaimed - this.claimedCount;
         if (free <= 0 || this.stopped) break;
-        const skip = [...this.perMerchant].filter(([, n]) => n >= this.o.perEndpoint).map(([m]) => m);
-        const claimed = await claimDue(this.deps.db, this.deps.dialect, {
+        const cap = 2 * this.o.perEndpoint; // in flight + one round queued
+        const held = (m: string) => {
+          const l = this.lanes.get(m);
+          return l ? l.inFlight + l.queue.length : 0;
+        };
+        const full = [...this.lanes.keys()].filter((m) => held(m) >= cap);
+        const { claimed, endpoints } = await claimDue(this.deps.db, this.deps.dialect, {
           owner: this.owner,
           now: this.deps.clock.now(),
           leaseMs: this.o.leaseMs,
           limit: free,
-          allowance: (m) => this.o.perEndpoint - (this.perMerchant.get(m) ?? 0),
-          skipMerchants: skip,
+          allowance: (m) => cap - held(m),
+          skipMerchants: full,
         });
         if (claimed.length === 0) break;
-        const endpoints = await this.endpoints([...new Set(claimed.map((c) => c.merchant_id))]);
+        claimedAny = true;
+        this.claimedCount += claimed.length;
+        const touched = new Set<string>();
         for (const d of claimed) {
-          this.inFlight++;
-          this.perMerchant.set(d.merchant_id, (this.perMerchant.get(d.merchant_id) ?? 0) + 1);
-          void this.deliver(d, endpoints.get(d.merchant_id));
+          const ep = endpoints.get(d.merchant_id) ?? { url: null, secret: '', mode: 'live' };
+          this.lane(d.merchant_id).queue.push({ d, ep });
+          touched.add(d.merchant_id);
         }
+        for (const m of touched) this.drain(m);
         this.again = true;
       } while (this.again && !this.stopped);
     } catch (e) {
@@ -160,7 +194,20 @@ export class WebhookDispatcher {
       this.pumping = false;
       this.checkIdle();
     }
-    if (!this.stopped) await this.sleepUntilDue();
+    // Busy: completions wake the next pass. Idle: sleep until the next retry falls due (or the poll).
+    if (!this.stopped && !claimedAny && this.claimedCount === 0) await this.sleepUntilDue();
+  }
+
+  /** Starts queued sends of one endpoint while it has free slots: no store round trip between them. */
+  private drain(merchantId: string): void {
+    const lane = this.lanes.get(merchantId);
+    if (!lane) return;
+    while (lane.inFlight < this.o.perEndpoint && lane.queue.length > 0) {
+      const next = lane.queue.shift() as { d: Claimed; ep: Endpoint };
+      lane.inFlight++;
+      void this.deliver(next.d, next.ep);
+    }
+    if (lane.inFlight === 0 && lane.queue.length === 0) this.lanes.delete(merchantId);
   }
 
   /** Between polls, wake exactly when the next retry falls due. */
@@ -178,19 +225,12 @@ export class WebhookDispatcher {
     }
   }
 
-  private async endpoints(merchantIds: string[]): Promise<Map<string, Endpoint>> {
-    const rows = await this.deps.db.selectFrom('merchants').select(['id', 'webhook_url', 'webhook_secret', 'mode']).where('id', 'in', merchantIds).execute();
-    return new Map(rows.map((r) => [r.id, { url: r.webhook_url, secret: r.webhook_secret, mode: r.mode }]));
-  }
-
-  private async deliver(d: Claimed, ep: Endpoint | undefined): Promise<void> {
+  private async deliver(d: Claimed, ep: Endpoint): Promise<void> {
     const startedAt = this.deps.clock.now();
     let result: PostResult;
-    let url = ep?.url ?? '';
     try {
-      if (!ep?.url) throw new Error('no webhook URL configured');
-      url = ep.url;
-      // Signed with the secret current at send time, so a rotated secret applies to retries at once.
+      if (!ep.url) throw new Error('no webhook URL configured');
+      // Signed with the secret read at claim time: a rotated secret applies to the next claim, retries included.
       result = await this.transport.post(ep.url, ep.mode, webhookHeaders(ep.secret, d.id, startedAt, d.payload), d.payload);
     } catch (e) {
       result = { statusCode: null, retryAfter: undefined, durationMs: 0, error: toError(e).message, responseExcerpt: null };
@@ -199,12 +239,13 @@ export class WebhookDispatcher {
     if (outcome.kind !== 'succeeded') {
       this.deps.logger.info('webhook attempt failed', { delivery_id: d.id, attempt: d.attempts, status: result.statusCode, error: outcome.error, outcome: outcome.kind });
     }
-    this.buffer.push({ delivery: d, url, startedAt, durationMs: result.durationMs, responseExcerpt: result.responseExcerpt, outcome });
-    this.inFlight--;
-    const n = (this.perMerchant.get(d.merchant_id) ?? 1) - 1;
-    if (n <= 0) this.perMerchant.delete(d.merchant_id);
-    else this.perMerchant.set(d.merchant_id, n);
+    this.buffer.push({ delivery: d, url: ep.url ?? '', startedAt, durationMs: result.durationMs, responseExcerpt: result.responseExcerpt, outcome });
+    const lane = this.lanes.get(d.merchant_id);
+    if (lane) lane.inFlight--;
+    this.claimedCount--;
+    this.drain(d.merchant_id);
     void this.flush();
+    this.wake();
   }
 
   private outcomeOf(d: Claimed, r: PostResult): Outcome {

@@ -3,6 +3,8 @@ import type { Database } from '../store/schema.js';
 import type { Delivery } from './deliveries.js';
 
 export type Claimed = Pick<Delivery, 'id' | 'merchant_id' | 'payload' | 'attempts' | 'schedule_step'>;
+/** The merchant's endpoint as read when the lease was taken (secret included, so a rotation applies at once). */
+export type Endpoint = { url: string | null; secret: string; mode: 'test' | 'live' };
 
 /**
  * Leases due deliveries for `owner`. Candidates are read first and shared out so no endpoint takes more than its
@@ -15,11 +17,11 @@ export async function claimDue(
   db: Kysely<Database>,
   dialect: 'sqlite' | 'postgres',
   o: { owner: string; now: number; leaseMs: number; limit: number; allowance: (merchantId: string) => number; skipMerchants: string[] },
-): Promise<Claimed[]> {
+): Promise<{ claimed: Claimed[]; endpoints: Map<string, Endpoint> }> {
   let candidates = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('merchants as m', 'm.id', 'd.merchant_id')
-    .select(['d.id', 'd.merchant_id'])
+    .select(['d.id', 'd.merchant_id', 'm.webhook_url', 'm.webhook_secret', 'm.mode'])
     .where('d.status', '=', 'pending')
     .where('d.next_attempt_at', '<=', o.now)
     .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', o.now)]))
@@ -29,15 +31,17 @@ export async function claimDue(
   const rows = await candidates.orderBy('d.next_attempt_at').limit(Math.min(o.limit * 4, 200)).execute();
   const taken = new Map<string, number>();
   const ids: string[] = [];
+  const endpoints = new Map<string, Endpoint>();
   for (const r of rows) {
+    endpoints.set(r.merchant_id, { url: r.webhook_url, secret: r.webhook_secret, mode: r.mode });
     const n = taken.get(r.merchant_id) ?? 0;
     if (n >= o.allowance(r.merchant_id)) continue;
     taken.set(r.merchant_id, n + 1);
     ids.push(r.id);
     if (ids.length >= o.limit) break;
   }
-  if (ids.length === 0) return [];
-  return db
+  if (ids.length === 0) return { claimed: [], endpoints };
+  const claimed = await db
     .updateTable('webhook_deliveries')
     .set({ lease_owner: o.owner, lease_until: o.now + o.leaseMs, attempts: sql`attempts + 1` })
     .where('id', 'in', (eb) => {
@@ -51,6 +55,18 @@ export async function claimDue(
       return dialect === 'postgres' ? q.forUpdate().skipLocked() : q;
     })
     .returning(['id', 'merchant_id', 'payload', 'attempts', 'schedule_step'])
+    .execute();
+  return { claimed, endpoints };
+}
+
+/** Gives back leases of rows this process claimed but never sent (graceful stop), so others take them at once. */
+export async function releaseLeases(db: Kysely<Database>, owner: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_owner: null, lease_until: null, attempts: sql`attempts - 1` })
+    .where('id', 'in', ids)
+    .where('lease_owner', '=', owner)
     .execute();
 }
 
