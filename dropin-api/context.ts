@@ -39,7 +39,7 @@ export function requirePublicKey(x: DropinCtx): MiddlewareHandler<DropinEnv> {
     if (!key.startsWith('dk_')) throw new AppError('UNAUTHORIZED', 'Invalid public key: drop-in keys start with dk_');
     x.limiter.take(`key:${key.slice(0, 20)}`);
     const found = await findMerchantByKey(x.deps.db, key);
-    if (!found || found.kind !== 'public') throw new AppError('UNAUTHORIZED', 'Invalid or inactive public key');
+    if (found?.kind !== 'public') throw new AppError('UNAUTHORIZED', 'Invalid or inactive public key');
     assertOrigin(found.merchant, c.req.header('origin'), x.selfOrigins(c));
     c.set('merchant', found.merchant);
     await next();
@@ -67,7 +67,7 @@ export async function resolveCheckout(deps: ApiDeps, token: string): Promise<Che
     const session = await findSessionByToken(deps.db, token);
     if (!session || session.expires_at <= deps.clock.now()) return null;
     const merchant = await getMerchant(deps.db, session.merchant_id);
-    if (!merchant || merchant.active !== 1) return null;
+    if (merchant?.active !== 1) return null;
     return { kind: 'session', token, merchant, session };
   }
   const m = /^pt_([a-z0-9_]{1,64})\.([A-Za-z0-9_-]{32})$/.exec(token);
@@ -75,7 +75,7 @@ export async function resolveCheckout(deps: ApiDeps, token: string): Promise<Che
   const payment = await deps.db.selectFrom('payments').selectAll().where('id', '=', m[1]).executeTakeFirst();
   if (!payment) return null;
   const merchant = await getMerchant(deps.db, payment.merchant_id);
-  if (!merchant || merchant.active !== 1) return null;
+  if (merchant?.active !== 1) return null;
   return { kind: 'hosted', token, merchant, payment };
 }
 
