@@ -10,6 +10,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** anvil's first default account (mnemonic "test test ... junk"), unlocked on the node: it signs for us. */
 export const ANVIL_FUNDED: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+/** anvil's second and third default accounts: one sender per concurrent stream keeps nonces from colliding. */
+export const ANVIL_FUNDED_2: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+export const ANVIL_FUNDED_3: Address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 export const ANVIL_CHAIN_ID = 31337;
 
 export function anvilBinary(): string {

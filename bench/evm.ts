@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HDKey } from '@scure/bip32';
+import { type Address, bytesToHex, getAddress, type Hex } from 'viem';
+import { setXpub } from '../core/addresses/xpubs.js';
+import { ANVIL_CHAIN_ID, ANVIL_FUNDED, ANVIL_FUNDED_2, ANVIL_FUNDED_3, compileTestToken, deployTestToken, startAnvil } from '../core/chains/evm/testing/anvil.js';
+import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
+import { systemClock } from '../core/clock.js';
+import { newId } from '../core/ids.js';
+import { createMerchant } from '../core/merchants/merchants.js';
+import type { Payment } from '../core/payments/payment.js';
+import { migrate, openStore } from '../core/store/db.js';
+import { freshStoreUrl } from '../server/testing/store.js';
+import { startTarget } from './target-process.js';
+
+export interface EvmPhase {
+  openPayments: number;
+  samples: number;
+  /** Block that gives the deposit its required confirmations, seen at the node -> payment finished in the store. */
+  latencyMs: { p50: number; p99: number; max: number };
+  /** Watcher CPU (user + system of the service process during its syncs) per block, counting syncs that processed blocks. */
+  cpuMsPerBlock: number;
+  /** The same, plus the idle polls in between (all watcher CPU / blocks). */
+  cpuMsPerBlockWithPolls: number;
+  wallMsPerBlock: number;
+  blocks: number;
+  transfersPerBlock: number;
+  rssMb: number;
+  peakRssMb: number;
+}
+
+export interface EvmBench {
+  pollIntervalMs: number;
+  confirmations: number;
+  phases: EvmPhase[];
+  /** cpuMsPerBlock at 100,000 open payments over that at 100 (target within 1.2). */
+  cpuRatio: number;
+  /** Background sends the node refused (they are not in transfersPerBlock). */
+  trafficErrors: number;
+  note: string;
+}
+
+/** A live merchant with the xpub, and `open` waiting ETH payments at random addresses, inserted as rows. */
+async function seedStore(url: string, xpub: string, open: number): Promise<{ key: string; addresses: Address[] }> {
+  const store = openStore(url);
+  try {
+    await migrate(store);
+    const { db } = store;
+    const merchant = await createMerchant(db, systemClock, { name: 'Bench live', mode: 'live' });
+    const xp = await setXpub(db, systemClock, merchant.merchant_id, 'evm', xpub);
+    if (!xp.ok) throw xp.error;
+    const now = Date.now();
+    const addresses: Address[] = [];
+    for (let i = 0; i < open; i += 500) {
+      const rows: Payment[] = [];
+      for (let j = i; j < Math.min(open, i + 500); j++) {
+        rows.push({
+          id: newId('pay'), invoice_id: newId('inv'), purchase_id: newId('pur'), merchant_id: merchant.merchant_id, mode: 'live', kind: 'direct',
+          status: 'waiting', status_detail: 'none', sequence: 1, price_amount: '30.00', price_currency: 'USD', pay_currency: 'ETH', network: 'eth',
+          decimals: 18, precision: 18, pay_amount_units: '10000000000000000', actually_paid_units: '0', rate: '3000',
+          pay_address: getAddress(bytesToHex(randomBytes(20))), extra_id: null, address_index: null, smart_contract: null, customer_name: null,
+          customer_email: 'bench@example.com', order_id: null, order_description: null, success_url: null, cancel_url: null, ipn_callback_url: null,
+          origin_ip: null, is_fixed_rate: 0, is_fee_paid_by_user: 0, time_limit: 86_400, created_at: now, updated_at: now,
+          expires_at: now + 86_400_000, valid_until: now + 2 * 86_400_000, confirmed_at: null,
+        });
+      }
+      await db.insertInto('payments').values(rows).execute();
+      if (addresses.length < 100) addresses.push(...rows.slice(0, 100 - addresses.length).map((r) => r.pay_address as Address));
+    }
+    return { key: merchant.secret_key, addresses };
+  } finally {
+    await store.close();
+  }
+}
+
+function pct(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
+
+/**
+ * Issue 5 benchmark. anvil mines a block every second; the service (own process, SQLite) watches it with a 250 ms
+ * poll and 2 confirmations. Background traffic of native and ERC-20 transfers to strangers fills each block, and
+ * paid payments give the latency samples. Run once with 100 and once with 100,000 open payments.
+ */
+export async function benchEvm(opts: { samples?: number; cpuBlocks?: number; openCounts?: number[] } = {}): Promise<EvmBench> {
+  const samples = opts.samples ?? 30;
+  const cpuBlocks = opts.cpuBlocks ?? 40;
+  const pollIntervalMs = 250;
+  const confirmations = 2;
+  const anvil = await startAnvil({ blockTimeSeconds: 1 });
+  const rates = await startRatesServer({ ethereum: 3000, tether: 1, 'usd-coin': 1 });
+  const configFile = join(tmpdir(), `bench-chains-${randomBytes(4).toString('hex')}.json`);
+  const phases: EvmPhase[] = [];
+  let errorsSeen = 0;
+  try {
+    const token = compileTestToken();
+    const usdt = await deployTestToken(anvil, token, 'USDT');
+    const usdc = await deployTestToken(anvil, token, 'USDC');
+    writeFileSync(
+      configFile,
+      JSON.stringify({ networks: { eth: { rpcUrl: anvil.url, chainId: ANVIL_CHAIN_ID, confirmations, pollIntervalMs, tokens: { USDTERC20: usdt, USDCERC20: usdc } } } }),
+    );
+    const xpub = HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'").publicExtendedKey;
+
+    // When each block was first seen at the node, polled every 5 ms (so latencies read up to 5 ms long, never short).
+    const firstSeen = new Map<number, number>();
+    let watching = true;
+    const blockWatch = (async () => {
+      while (watching) {
+        const h = Number(await anvil.public.getBlockNumber().catch(() => -1n));
+        if (h >= 0 && !firstSeen.has(h)) firstSeen.set(h, Date.now());
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+
+    // Strangers' transfers: 10 native + 10 ERC-20 per second, so every block has work that matches nothing, plus
+    // (while `hits` is set) one small deposit to an open payment, so every block also changes a payment.
+    let traffic = true;
+    let sentTraffic = 0;
+    let hits: Address[] = [];
+    let trafficErrors = 0;
+    // A failed send (a node hiccup) is counted, never fatal: the figures say how much traffic really went out.
+    const send = async (f: () => Promise<unknown>) => {
+      try {
+        await f();
+        sentTraffic += 1;
+      } catch {
+        trafficErrors += 1;
+      }
+    };
+    const trafficLoop = (async () => {
+      while (traffic) {
+        // One sender per stream, each sending in sequence: concurrent sends from one account would race for nonces.
+        await Promise.all([
+          (async () => {
+            for (let i = 0; i < 10; i++) {
+              await send(() => anvil.wallet.sendTransaction({ to: getAddress(bytesToHex(randomBytes(20))), value: 1n, account: ANVIL_FUNDED_2, chain: null }));
+            }
+            const hit = hits[sentTraffic % Math.max(1, hits.length)];
+            if (hit) await send(() => anvil.wallet.sendTransaction({ to: hit, value: 1000n, account: ANVIL_FUNDED_2, chain: null }));
+          })(),
+          (async () => {
+            for (let i = 0; i < 10; i++) {
+              const to = getAddress(bytesToHex(randomBytes(20)));
+              await send(() => anvil.wallet.writeContract({ address: usdt, abi: token.abi, functionName: 'transfer', args: [to, 1n], account: ANVIL_FUNDED, chain: null }));
+            }
+          })(),
+        ]);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    })();
+
+    for (const open of opts.openCounts ?? [100, 100_000]) {
+      const store = await freshStoreUrl();
+      // Set-up happens here, not in the service's process, so its memory reflects serving, not bulk loading.
+      const { key, addresses } = await seedStore(store.url, xpub, open);
+      const target = await startTarget('bench/evm-target.ts', {
+        DATABASE_URL: store.url,
+        CHAINS_CONFIG: configFile,
+        RATES_BASE_URL: rates.url,
+        MERCHANT_KEY: key,
+        CHAIN_HEALTH_MS: '5000',
+      });
+      try {
+        const api = `http://127.0.0.1:${target.info.port}`;
+        const statsUrl = `http://127.0.0.1:${target.info.statsPort}`;
+        type Stats = { syncs: number; busySyncs: number; cpuUs: number; busyCpuUs: number; busyWallMs: number; blocks: number; rss: number; finishedAt: Record<string, number> };
+        const stats = async (path = '/stats') => (await (await fetch(`${statsUrl}${path}`)).json()) as Stats;
+        // Warm-up: let the watcher catch up with a few blocks before counting.
+        const h0 = Number(await anvil.public.getBlockNumber());
+        while (Number(await anvil.public.getBlockNumber()) < h0 + 3) await new Promise((r) => setTimeout(r, 100));
+
+        const paid: { id: string; tx: Hex }[] = [];
+        for (let i = 0; i < samples; i++) {
+          const r = await fetch(`${api}/api/v1/payments`, {
+            method: 'POST',
+            headers: { 'x-api-key': String(target.info.key), 'content-type': 'application/json' },
+            body: JSON.stringify({ amount: 30, currency: 'ETH', email: 'bench@example.com' }),
+          });
+          if (r.status !== 201) throw new Error(`POST /payments: ${r.status} ${await r.text()}`);
+          const d = ((await r.json()) as { data: { payment: { payment_id: string }; blockchain: { pay_address: Address } } }).data;
+          const tx = await anvil.wallet.sendTransaction({ to: d.blockchain.pay_address, value: 10n ** 16n, account: ANVIL_FUNDED_3, chain: null });
+          paid.push({ id: d.payment.payment_id, tx });
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+        const deadline = Date.now() + 60_000;
+        let s = await stats();
+        while (paid.some((p) => s.finishedAt[p.id] === undefined)) {
+          if (Date.now() > deadline) throw new Error(`payments not finished: ${paid.filter((p) => s.finishedAt[p.id] === undefined).length}`);
+          await new Promise((r) => setTimeout(r, 200));
+          s = await stats();
+        }
+        const latencies: number[] = [];
+        for (const p of paid) {
+          const receipt = await anvil.public.getTransactionReceipt({ hash: p.tx });
+          const confirmingBlock = Number(receipt.blockNumber) + confirmations - 1;
+          const seen = firstSeen.get(confirmingBlock);
+          const done = s.finishedAt[p.id];
+          if (seen !== undefined && done !== undefined) latencies.push(done - seen);
+        }
+        latencies.sort((a, b) => a - b);
+
+        // CPU window: only the background traffic (and the service's own timers) runs while the watcher is measured.
+        hits = addresses;
+        const hWait = Number(await anvil.public.getBlockNumber());
+        while (Number(await anvil.public.getBlockNumber()) < hWait + 2) await new Promise((r) => setTimeout(r, 100));
+        await stats('/reset');
+        const trafficBefore = sentTraffic;
+        const hStart = Number(await anvil.public.getBlockNumber());
+        while (Number(await anvil.public.getBlockNumber()) < hStart + cpuBlocks) await new Promise((r) => setTimeout(r, 200));
+        await new Promise((r) => setTimeout(r, 500));
+        s = await stats();
+        const hEnd = Number(await anvil.public.getBlockNumber());
+        hits = [];
+        phases.push({
+          openPayments: open,
+          samples: latencies.length,
+          latencyMs: { p50: pct(latencies, 50), p99: pct(latencies, 99), max: latencies[latencies.length - 1] ?? Number.NaN },
+          cpuMsPerBlock: round(s.busyCpuUs / 1000 / Math.max(1, s.blocks), 3),
+          cpuMsPerBlockWithPolls: round(s.cpuUs / 1000 / Math.max(1, s.blocks), 3),
+          wallMsPerBlock: round(s.busyWallMs / Math.max(1, s.blocks), 2),
+          blocks: s.blocks,
+          transfersPerBlock: round((sentTraffic - trafficBefore) / Math.max(1, hEnd - hStart), 1),
+          rssMb: round(s.rss / 1048576, 1),
+          peakRssMb: target.peakRssMb(),
+        });
+      } finally {
+        await target.stop();
+        await store.dispose();
+      }
+    }
+    traffic = false;
+    watching = false;
+    await Promise.all([trafficLoop, blockWatch]);
+    errorsSeen = trafficErrors;
+  } finally {
+    await anvil.stop();
+    await rates.close();
+    rmSync(configFile, { force: true });
+  }
+  const small = phases[0];
+  const large = phases[phases.length - 1];
+  return {
+    pollIntervalMs,
+    confirmations,
+    phases,
+    cpuRatio: small && large ? round(large.cpuMsPerBlock / small.cpuMsPerBlock, 2) : Number.NaN,
+    trafficErrors: errorsSeen,
+    note: 'Latency ends when the payment is finished in the store (its webhook event is in the outbox in the same transaction); live-mode webhooks cannot reach a loopback receiver by design (SSRF guard), so delivery time is in the webhooks benchmark.',
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchEvm().then(
+    (r) => {
+      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+      process.exit(0);
+    },
+    (e) => {
+      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}
