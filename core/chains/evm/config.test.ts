@@ -1,0 +1,62 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../server/config.js';
+import { shippedAssets } from '../../catalog/assets.js';
+import { applyChainsConfig, parseChainsConfig } from './config.js';
+
+const token = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+
+function file(json: unknown): string {
+  const path = join(tmpdir(), `chains-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(path, typeof json === 'string' ? json : JSON.stringify(json));
+  return path;
+}
+
+describe('CHAINS_CONFIG', () => {
+  it('reads every EVM network with the same shape; mainnet ids keep the catalog contracts, others must name theirs', () => {
+    const nets = parseChainsConfig(
+      {
+        networks: {
+          eth: { rpcUrl: 'https://eth.example/rpc', chainId: 1, confirmations: 12 },
+          bsc: { rpcUrl: 'https://bsc.example/rpc', chainId: 56, confirmations: 15, pollIntervalMs: 3000 },
+          matic: { rpcUrl: 'https://polygon.example/rpc', chainId: 137, confirmations: 64 },
+          base: { rpcUrl: 'http://127.0.0.1:8545', chainId: 31337, confirmations: 1, tokens: { usdcbase: token } },
+        },
+      },
+      shippedAssets,
+    );
+    expect(nets.map((n) => n.network)).toEqual(['eth', 'bsc', 'matic', 'base']);
+    const eth = nets[0];
+    expect(eth?.pollIntervalMs).toBe(2000);
+    expect(eth?.tokens).toEqual([
+      { asset: 'USDTERC20', contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7' },
+      { asset: 'USDCERC20', contract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' },
+    ]);
+    // Stored checksummed, as the watcher and payments compare them.
+    expect(nets[3]?.tokens).toEqual([{ asset: 'USDCBASE', contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3' }]);
+    const assets = applyChainsConfig(shippedAssets, nets);
+    expect(assets.find((a) => a.code === 'USDCBASE')).toMatchObject({ chainId: 31337, smartContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3' });
+    expect(assets.find((a) => a.code === 'BTC')).toEqual(shippedAssets.find((a) => a.code === 'BTC'));
+  });
+
+  it('stops start-up with one line naming CHAINS_CONFIG and the place of the mistake', () => {
+    const bad: [unknown, RegExp][] = [
+      ['{not json', /not valid JSON/],
+      [{ networks: { btc: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1 } } }, /networks\.btc: not an EVM network/],
+      [{ networks: { eth: { rpcUrl: 'ftp://x.example', chainId: 1, confirmations: 1 } } }, /networks\.eth\.rpcUrl/],
+      [{ networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 0 } } }, /networks\.eth\.confirmations/],
+      [{ networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, tokens: { USDTBSC: token } } } }, /tokens\.USDTBSC: not a token of network eth/],
+      [{ networks: { eth: { rpcUrl: 'https://x.example', chainId: 5, confirmations: 1, tokens: { USDTERC20: token } } } }, /tokens\.USDCERC20: required because chainId 5/],
+      [{ networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, tokens: { USDTERC20: '0x12' } } } }, /tokens\.USDTERC20/],
+      [{ networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, extra: true } } }, /networks\.eth/],
+    ];
+    for (const [json, message] of bad) {
+      expect(() => loadConfig({ CHAINS_CONFIG: file(json) }), JSON.stringify(json)).toThrow(/^Invalid configuration: CHAINS_CONFIG: /);
+      expect(() => loadConfig({ CHAINS_CONFIG: file(json) })).toThrow(message);
+    }
+    expect(() => loadConfig({ CHAINS_CONFIG: '/nonexistent/chains.json' })).toThrow(/CHAINS_CONFIG: cannot read \/nonexistent\/chains.json: ENOENT/);
+    expect(loadConfig({}).EVM_NETWORKS).toEqual([]);
+  });
+});
