@@ -1,13 +1,22 @@
 import { execSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { build } from 'vite';
 import { startShop } from '../e2e/shop-server.js';
 import { startTestService } from '../server/testing/harness.js';
 
 export interface DropinBench {
   /** Gzipped bytes of each thing the page loads until the QR shows (API JSON gzipped as the server would send it). */
-  sizes: { preset: Record<string, number>; picker: Record<string, number>; presetTotal: number; pickerTotal: number; budget: number };
+  sizes: {
+    preset: Record<string, number>;
+    picker: Record<string, number>;
+    presetTotal: number;
+    pickerTotal: number;
+    budget: number;
+  };
+  /** checkout.js split up, gzipped: Preact + @preact/signals, our stylesheet, and our own code (the rest). */
+  script: { total: number; framework: number; stylesheet: number; widgetCode: number };
   /** Median ms over `runs`, the script already loaded: open() to the QR image decoded and on screen. */
   openToQrMs: number;
   /** Median ms of the same work as one bare API call from the page: POST /sessions with the asset preset. */
@@ -47,9 +56,36 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 
+const gz = (b: Buffer | string) => gzipSync(b, { level: 9 }).length;
+
+/** Gzipped size of the framework alone, bundled and minified like checkout.js. */
+async function frameworkBytes(): Promise<number> {
+  const r = await build({
+    configFile: false,
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      write: false,
+      minify: true,
+      target: 'es2020',
+      lib: { entry: 'bench/dropin-framework.ts', formats: ['iife'], name: 'F' },
+    },
+  });
+  const out = (Array.isArray(r) ? r[0] : r) as { output: { type: string; code?: string }[] };
+  return gz(out.output.find((o) => o.type === 'chunk')?.code ?? '');
+}
+
+/** The stylesheet as it sits in checkout.js (minified text inside the bundle). */
+function stylesheetBytes(js: string): number {
+  const start = js.indexOf(':host{');
+  const end = js.indexOf('`', start);
+  return start < 0 || end < 0 ? 0 : gz(js.slice(start, end));
+}
+
 const partName = (url: string, method: string) => {
   const u = new URL(url);
-  if (u.pathname.startsWith('/api/dropin/v1/sessions/')) return `${method} /api/dropin/v1/sessions/{token}${u.pathname.replace(/^\/api\/dropin\/v1\/sessions\/[^/]+/, '')}`;
+  if (u.pathname.startsWith('/api/dropin/v1/sessions/'))
+    return `${method} /api/dropin/v1/sessions/{token}${u.pathname.replace(/^\/api\/dropin\/v1\/sessions\/[^/]+/, '')}`;
   return `${method} ${u.pathname}`;
 };
 
@@ -64,7 +100,14 @@ export async function benchDropin(runs = 20): Promise<DropinBench> {
   const shop = await startShop(t.url);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const page = await browser.newPage();
@@ -79,10 +122,16 @@ export async function benchDropin(runs = 20): Promise<DropinBench> {
         parts[partName(r.url(), r.request().method())] = gzipSync(body).length;
       };
       page.on('response', onResponse);
-      await page.addInitScript(`window.SHOP_OPTIONS = ${JSON.stringify({ publicKey: key, locale: 'en', ...(preset ? { cryptoCurrency: 'BTC' } : {}) })};`);
+      await page.addInitScript(
+        `window.SHOP_OPTIONS = ${JSON.stringify({ publicKey: key, locale: 'en', ...(preset ? { cryptoCurrency: 'BTC' } : {}) })};`,
+      );
       await page.goto(shop.url);
       await page.getByRole('button', { name: 'Buy the mug' }).click();
-      if (!preset) await page.getByRole('dialog').getByRole('button', { name: /\bBTC\b/ }).click();
+      if (!preset)
+        await page
+          .getByRole('dialog')
+          .getByRole('button', { name: /\bBTC\b/ })
+          .click();
       await page.locator('img[data-field="qr"]').waitFor();
       await page.waitForLoadState('networkidle').catch(() => {});
       page.off('response', onResponse);
@@ -93,10 +142,19 @@ export async function benchDropin(runs = 20): Promise<DropinBench> {
     const preset = await measureLoad(true);
 
     // Passed as source text: tsx's transform would add helpers (__name) that do not exist in the page.
-    const timings = (await page.evaluate(`(${IN_PAGE_TIMINGS})(${JSON.stringify(key)}, ${runs})`)) as { open: number[]; api: number[] };
+    const timings = (await page.evaluate(`(${IN_PAGE_TIMINGS})(${JSON.stringify(key)}, ${runs})`)) as {
+      open: number[];
+      api: number[];
+    };
     const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+    const js = readFileSync('public/dropin/v1/checkout.js', 'utf8');
+    const total = gz(js);
+    const framework = await frameworkBytes();
+    const stylesheet = stylesheetBytes(js);
     return {
       sizes: { preset, picker, presetTotal: sum(preset), pickerTotal: sum(picker), budget: 15 * 1024 },
+      // Parts gzipped alone add up to a little more than the whole: gzip shares its dictionary across a file.
+      script: { total, framework, stylesheet, widgetCode: total - framework - stylesheet },
       openToQrMs: Math.round(median(timings.open) * 10) / 10,
       apiRoundTripMs: Math.round(median(timings.api) * 10) / 10,
       runs,

@@ -184,6 +184,33 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
     expect(streams).toEqual([]);
   });
 
+  test('assets whose minimum the price misses are shown disabled with their minimum', async ({ shop: page }) => {
+    await shopOptions(page, { amount: 2 });
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    const btc = page.getByRole('dialog').getByRole('button', { name: /\bBTC\b/ });
+    await expect(btc).toBeDisabled();
+    await expect(btc).toContainText(/Minimum [0-9.]+ USD/);
+  });
+
+  test('merchant and customer text is shown as text, never run as HTML', async ({ shop: page, world }) => {
+    const evil = '<img src=x onerror="window.pwned=1">Shop';
+    const m = await createMerchant(world.service.service.deps.db, world.service.service.deps.clock, {
+      name: evil,
+      mode: 'test',
+    });
+    await shopOptions(page, {
+      publicKey: m.public_key,
+      cryptoCurrency: 'BTC',
+      reference: '<script>window.pwned=2</script>',
+      customer: { email: 'x@example.com', name: '<b>Ann</b>' },
+    });
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText(evil, { exact: false })).toBeVisible();
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await dialog.locator('img:not([data-field])').count()).toBe(0);
+  });
+
   test('Escape closes the popup and focus returns to the Buy button', async ({ shop: page }) => {
     const buy = page.getByRole('button', { name: 'Buy the mug' });
     await buy.click();
