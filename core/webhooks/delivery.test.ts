@@ -78,6 +78,22 @@ describe('payment.updated deliveries', () => {
     expect(ev.payment.payment_status).toBe('finished');
   });
 
+  it('sends a change of actually_paid and status_detail even when the status stays the same', async () => {
+    const p = await paidPayment('doge', 30);
+    await rcv.waitFor(() => forPayment(p.id).some((x) => x.json.payment.payment_status === 'finished'));
+    // A second deposit after `finished`: still finished, but more was paid (overpaid).
+    expect((await t.api('/api/v1/sandbox/transfers', { body: { currency: 'doge', address: p.address, amount: p.payAmount } })).status).toBe(201);
+    await t.api('/api/v1/sandbox/blocks', { body: { network: 'doge', count: 2 } });
+    await rcv.waitFor(() => forPayment(p.id).some((x) => x.json.payment.status_detail === 'overpaid'));
+    const last = forPayment(p.id).find((x) => x.json.payment.status_detail === 'overpaid');
+    expect(last?.verified).toBe(true);
+    expect(last?.json.payment.payment_status).toBe('finished');
+    expect(last?.json.payment.sequence).toBeGreaterThan(3);
+    expect(last?.json.payment.actually_paid).toBeGreaterThan(Number(p.payAmount));
+    const events = await t.service.deps.db.selectFrom('payment_events').select('id').where('payment_id', '=', p.id).execute();
+    await rcv.waitFor(() => new Set(forPayment(p.id).map((x) => x.headers['x-service-delivery'])).size === events.length);
+  });
+
   it('signs so that an independent implementation (Python hmac) agrees', async () => {
     const g = rcv.received.find((x) => x.verified);
     expect(g).toBeDefined();
