@@ -44,6 +44,8 @@ export class EvmChain implements ChainSource {
   private readonly client: PublicClient;
   private readonly contracts: Hex[];
   private readonly assetOfContract: Map<string, string>;
+  /** Highest tip any answer showed: a later answer without a block below it means a lagging node, not a reorg. */
+  private highestSeen = -1;
 
   constructor(
     readonly config: EvmNetworkConfig,
@@ -62,12 +64,24 @@ export class EvmChain implements ChainSource {
     this.assetOfContract = new Map(config.tokens.map((t) => [t.contract.toLowerCase(), t.asset]));
   }
 
-  /** The tip, after checking the node serves the configured chain: a wrong RPC URL must not feed us blocks. */
-  async head(): Promise<{ height: number; hash: string }> {
+  /** The node's tip, after checking it serves the configured chain: a wrong RPC URL must not feed us blocks. */
+  async probe(): Promise<{ height: number; hash: string }> {
     const [chainId, block] = await Promise.all([this.client.getChainId(), this.client.getBlock({ blockTag: 'latest' })]);
     if (chainId !== this.config.chainId) throw new Error(`RPC of ${this.network} serves chain id ${chainId}, configured ${this.config.chainId}`);
     if (block.number === null || block.hash === null) throw new Error('latest block has no number or hash');
     return { height: Number(block.number), hash: block.hash };
+  }
+
+  /**
+   * The tip for the watcher. A tip below one already seen is a node lagging behind (load-balanced RPCs do, by a
+   * block or two): the sync fails and is retried, rather than rolling deposits back as if blocks had vanished. A real
+   * reorg shows once the node is back at that height, as a different hash there.
+   */
+  async head(): Promise<{ height: number; hash: string }> {
+    const tip = await this.probe();
+    if (tip.height < this.highestSeen) throw new Error(`RPC of ${this.network} is behind: tip ${tip.height}, the chain had reached ${this.highestSeen}`);
+    this.highestSeen = tip.height;
+    return tip;
   }
 
   /** Header only: the watcher's reorg check needs no transactions. */
@@ -113,7 +127,7 @@ export class EvmChain implements ChainSource {
 
   /** A fresh watcher starts at the tip: a new installation has no payments in older blocks. */
   async startHeight(): Promise<number> {
-    return (await this.head()).height;
+    return (await this.probe()).height;
   }
 
   private async transferLogs(height: number): Promise<RpcLog[]> {

@@ -1,7 +1,12 @@
 import { toError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { ChainRegistry } from '../registry.js';
-import type { ChainSource } from '../types.js';
+
+/** A chain the health check can ask: `probe` succeeds when its node answers and serves the configured chain. */
+export interface Probeable {
+  key: string;
+  probe(): Promise<unknown>;
+}
 
 export interface HealthCheckOptions {
   /** @default 5000 */
@@ -13,7 +18,7 @@ export interface HealthCheckOptions {
  * node is reachable and serves the configured chain (`head()` checks the chain id). A network counts as down until
  * its first check passes. Returns a function that stops the checks.
  */
-export function startHealthChecks(chains: ChainRegistry, sources: readonly ChainSource[], logger: Logger, opts: HealthCheckOptions = {}): () => void {
+export function startHealthChecks(chains: ChainRegistry, sources: readonly Probeable[], logger: Logger, opts: HealthCheckOptions = {}): () => void {
   const intervalMs = opts.intervalMs ?? 5000;
   const timers = new Map<string, NodeJS.Timeout>();
   let stopped = false;
@@ -22,7 +27,7 @@ export function startHealthChecks(chains: ChainRegistry, sources: readonly Chain
     const check = async () => {
       let up: boolean;
       try {
-        await source.head();
+        await source.probe();
         up = true;
       } catch (e) {
         up = false;
