@@ -94,7 +94,19 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
     expect(decoded).toContain(address);
     expect(decoded).toContain(`dt=${tag}`);
     expect(decoded).toContain(`amount=${amount}`);
-    await expect(dialog.getByRole('button', { name: 'Copy tag' })).toBeVisible();
+    // The copy buttons put the exact text on the clipboard and say so.
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+    for (const [label, text] of [
+      ['Copy tag', tag],
+      ['Copy address', address],
+      ['Copy amount', amount],
+    ] as const) {
+      await dialog.getByRole('button', { name: label }).click();
+      await expect(dialog.getByRole('button', { name: `${label}: Copied` })).toBeVisible();
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe(text);
+    }
     await expect(dialog.getByRole('button', { name: 'Choose another currency' })).toHaveCount(0);
     await shot(page, testInfo, 'preset-xrp');
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -209,6 +221,18 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
     await expect(dialog.getByText(evil, { exact: false })).toBeVisible();
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     expect(await dialog.locator('img:not([data-field])').count()).toBe(0);
+  });
+
+  test('the ES module build opens the same checkout for bundler users (apiBase given)', async ({
+    shop: page,
+    world,
+  }) => {
+    await page.evaluate(
+      `import(${JSON.stringify(`${world.service.url}/dropin/v1/checkout.mjs`)}).then((m) => { window.esm = m.open({ publicKey: ${JSON.stringify(world.service.merchant.public_key)}, apiBase: ${JSON.stringify(world.service.url)}, amount: 25, cryptoCurrency: 'ETH', customer: { email: 'esm@example.com' } }); })`,
+    );
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.locator('[data-field="pay_currency"]')).toHaveText('ETH');
+    expect(await page.evaluate('typeof window.esm.close')).toBe('function');
   });
 
   test('Escape closes the popup and focus returns to the Buy button', async ({ shop: page }) => {
