@@ -44,9 +44,11 @@ async function confirmations(deps: ApiDeps, p: Payment): Promise<{ count: number
 export async function checkoutPaymentView(deps: ApiDeps, p: Payment) {
   const asset = deps.catalog.get(p.pay_currency);
   if (!asset) throw new Error(`asset ${p.pay_currency} left the catalog`);
-  const qr = paymentQr(p, asset);
   const due = BigInt(p.pay_amount_units);
   const paid = BigInt(p.actually_paid_units);
+  // Partly paid: the QR and wallet link ask for what is left, so scanning again never pays the whole amount twice.
+  const left = paid >= due ? 0n : due - paid;
+  const qr = paymentQr(paid > 0n && left > 0n ? { ...p, pay_amount_units: left.toString() } : p, asset);
   return {
     payment_id: p.id,
     payment_status: p.status,
@@ -62,7 +64,7 @@ export async function checkoutPaymentView(deps: ApiDeps, p: Payment) {
     pay_address: p.pay_address,
     extra_id: p.extra_id,
     actually_paid: actuallyPaidText(p),
-    remaining_amount: fromUnits(paid >= due ? 0n : due - paid, p.decimals),
+    remaining_amount: fromUnits(left, p.decimals),
     confirmations: await confirmations(deps, p),
     order_id: p.order_id,
     created_at: iso(p.created_at),

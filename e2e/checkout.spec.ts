@@ -143,6 +143,11 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
       `Partly paid: send the remaining ${remaining} LTC`,
     );
     await expect(dialog.locator('[data-field="remaining_amount"]')).toHaveText(remaining);
+    // The QR now asks for what is left, not the whole amount again.
+    expect(decodeQrPng(await dialog.locator('img[data-field="qr"]').screenshot())).toBe(
+      `litecoin:${address}?amount=${remaining}`,
+    );
+    await expect(dialog.locator('[data-field="pay_amount"]')).toHaveText(amountText);
     await shot(page, testInfo, 'partial-remaining');
     await send(remaining);
     await expect(dialog.locator('[data-field="status"]')).toHaveText('Payment seen, confirming: 0 of 2');

@@ -20,6 +20,7 @@ export const en = {
   copyAmount: 'Copy amount',
   copyAddress: 'Copy address',
   copyTag: 'Copy tag',
+  copyRemaining: 'Copy remaining amount',
   copied: 'Copied',
   qrAlt: 'QR code with the payment details',
   openWallet: 'Open in wallet',

@@ -76,6 +76,7 @@ export function Pay({ state, canChange }: { state: CheckoutState; canChange: boo
             <dd class="mono">
               {p.actually_paid} {p.pay_currency} · {t('remaining')}:{' '}
               <span data-field="remaining_amount">{p.remaining_amount}</span> {p.pay_currency}
+              <CopyButton text={p.remaining_amount} label={t('copyRemaining')} />
             </dd>
           </div>
         )}
