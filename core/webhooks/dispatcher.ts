@@ -245,7 +245,9 @@ export class WebhookDispatcher {
     this.claimedCount--;
     this.drain(d.merchant_id);
     void this.flush();
-    this.wake();
+    // Refill a lane once half its queue is used, not per freed slot: one claim then fetches many rows.
+    const left = this.lanes.get(d.merchant_id);
+    if (!left || left.queue.length <= this.o.perEndpoint / 2) this.wake();
   }
 
   private outcomeOf(d: Claimed, r: PostResult): Outcome {
@@ -276,6 +278,7 @@ export class WebhookDispatcher {
     })().finally(() => {
       this.flushing = null;
       this.checkIdle();
+      // Released leases may make rows due (short retries): a pass sees them or sets the timer for them.
       this.wake();
     });
     return this.flushing;
