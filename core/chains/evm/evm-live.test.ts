@@ -230,6 +230,22 @@ describe('live EVM networks from CHAINS_CONFIG', () => {
   });
 });
 
+describe('live addresses', () => {
+  it('concurrent payments each take their own index N and pay to child 0/N', async () => {
+    const made = await Promise.all(Array.from({ length: 12 }, (_, i) => create(i % 2 === 0 ? 'ETH' : 'USDTERC20')));
+    const rows = await t.service.deps.db.selectFrom('payments').select(['id', 'address_index', 'pay_address']).where('id', 'in', made.map((m) => m.id)).execute();
+    const indexes = rows.map((r) => Number(r.address_index));
+    expect(new Set(indexes).size).toBe(12);
+    expect(new Set(rows.map((r) => r.pay_address)).size).toBe(12);
+    for (const r of rows) {
+      const pk = wallet.derive(`m/44'/60'/0'/0/${r.address_index}`).privateKey as Uint8Array;
+      expect(r.pay_address).toBe(privateKeyToAccount(bytesToHex(pk)).address);
+    }
+    const m = await t.service.deps.db.selectFrom('merchants').select('next_address_index').where('id', '=', t.merchant.merchant_id).executeTakeFirstOrThrow();
+    expect(Number(m.next_address_index)).toBe(Math.max(...indexes) + 1);
+  });
+});
+
 describe('live EVM payments on anvil', () => {
   it('paid in full in ETH: address is child 0/N of the xpub, the EIP-681 URI pays it, waiting -> confirming -> finished', async () => {
     const p = await create('ETH');
