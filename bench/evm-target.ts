@@ -53,7 +53,9 @@ async function main(): Promise<void> {
   const statsServer = createServer((req, res) => {
     if (req.url === '/reset') for (const k of Object.keys(stats) as (keyof typeof stats)[]) stats[k] = 0;
     const m = process.memoryUsage();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...stats, rss: m.rss, heapUsed: m.heapUsed, finishedAt }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ ...stats, rss: m.rss, heapUsed: m.heapUsed, finishedAt }));
   });
   await new Promise<void>((r) => statsServer.listen(0, '127.0.0.1', () => r()));
   while (!service.deps.chains.isEnabled('live', 'eth')) await new Promise((r) => setTimeout(r, 50));

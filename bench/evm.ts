@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { type Address, bytesToHex, getAddress, type Hex } from 'viem';
 import { setXpub } from '../core/addresses/xpubs.js';
-import { ANVIL_CHAIN_ID, ANVIL_FUNDED, ANVIL_FUNDED_2, ANVIL_FUNDED_3, compileTestToken, deployTestToken, startAnvil } from '../core/chains/evm/testing/anvil.js';
+import {
+  ANVIL_CHAIN_ID,
+  ANVIL_FUNDED,
+  ANVIL_FUNDED_2,
+  ANVIL_FUNDED_3,
+  compileTestToken,
+  deployTestToken,
+  startAnvil,
+} from '../core/chains/evm/testing/anvil.js';
 import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
 import { systemClock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
@@ -57,17 +65,49 @@ async function seedStore(url: string, xpub: string, open: number): Promise<{ key
       const rows: Payment[] = [];
       for (let j = i; j < Math.min(open, i + 500); j++) {
         rows.push({
-          id: newId('pay'), invoice_id: newId('inv'), purchase_id: newId('pur'), merchant_id: merchant.merchant_id, mode: 'live', kind: 'direct',
-          status: 'waiting', status_detail: 'none', sequence: 1, price_amount: '30.00', price_currency: 'USD', pay_currency: 'ETH', network: 'eth',
-          decimals: 18, precision: 18, pay_amount_units: '10000000000000000', actually_paid_units: '0', rate: '3000',
-          pay_address: getAddress(bytesToHex(randomBytes(20))), extra_id: null, address_index: null, smart_contract: null, customer_name: null,
-          customer_email: 'bench@example.com', order_id: null, order_description: null, success_url: null, cancel_url: null, ipn_callback_url: null,
-          origin_ip: null, is_fixed_rate: 0, is_fee_paid_by_user: 0, time_limit: 86_400, created_at: now, updated_at: now,
-          expires_at: now + 86_400_000, valid_until: now + 2 * 86_400_000, confirmed_at: null,
+          id: newId('pay'),
+          invoice_id: newId('inv'),
+          purchase_id: newId('pur'),
+          merchant_id: merchant.merchant_id,
+          mode: 'live',
+          kind: 'direct',
+          status: 'waiting',
+          status_detail: 'none',
+          sequence: 1,
+          price_amount: '30.00',
+          price_currency: 'USD',
+          pay_currency: 'ETH',
+          network: 'eth',
+          decimals: 18,
+          precision: 18,
+          pay_amount_units: '10000000000000000',
+          actually_paid_units: '0',
+          rate: '3000',
+          pay_address: getAddress(bytesToHex(randomBytes(20))),
+          extra_id: null,
+          address_index: null,
+          smart_contract: null,
+          customer_name: null,
+          customer_email: 'bench@example.com',
+          order_id: null,
+          order_description: null,
+          success_url: null,
+          cancel_url: null,
+          ipn_callback_url: null,
+          origin_ip: null,
+          is_fixed_rate: 0,
+          is_fee_paid_by_user: 0,
+          time_limit: 86_400,
+          created_at: now,
+          updated_at: now,
+          expires_at: now + 86_400_000,
+          valid_until: now + 2 * 86_400_000,
+          confirmed_at: null,
         });
       }
       await db.insertInto('payments').values(rows).execute();
-      if (addresses.length < 100) addresses.push(...rows.slice(0, 100 - addresses.length).map((r) => r.pay_address as Address));
+      if (addresses.length < 100)
+        addresses.push(...rows.slice(0, 100 - addresses.length).map((r) => r.pay_address as Address));
     }
     return { key: merchant.secret_key, addresses };
   } finally {
@@ -87,7 +127,9 @@ const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
  * poll and 2 confirmations. Background traffic of native and ERC-20 transfers to strangers fills each block, and
  * paid payments give the latency samples. Run once with 100 and once with 100,000 open payments.
  */
-export async function benchEvm(opts: { samples?: number; cpuBlocks?: number; openCounts?: number[] } = {}): Promise<EvmBench> {
+export async function benchEvm(
+  opts: { samples?: number; cpuBlocks?: number; openCounts?: number[] } = {},
+): Promise<EvmBench> {
   const samples = opts.samples ?? 30;
   const cpuBlocks = opts.cpuBlocks ?? 40;
   const pollIntervalMs = 250;
@@ -103,7 +145,17 @@ export async function benchEvm(opts: { samples?: number; cpuBlocks?: number; ope
     const usdc = await deployTestToken(anvil, token, 'USDC');
     writeFileSync(
       configFile,
-      JSON.stringify({ networks: { eth: { rpcUrl: anvil.url, chainId: ANVIL_CHAIN_ID, confirmations, pollIntervalMs, tokens: { USDTERC20: usdt, USDCERC20: usdc } } } }),
+      JSON.stringify({
+        networks: {
+          eth: {
+            rpcUrl: anvil.url,
+            chainId: ANVIL_CHAIN_ID,
+            confirmations,
+            pollIntervalMs,
+            tokens: { USDTERC20: usdt, USDCERC20: usdc },
+          },
+        },
+      }),
     );
     const xpub = HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'").publicExtendedKey;
 
@@ -139,15 +191,34 @@ export async function benchEvm(opts: { samples?: number; cpuBlocks?: number; ope
         await Promise.all([
           (async () => {
             for (let i = 0; i < 10; i++) {
-              await send(() => anvil.wallet.sendTransaction({ to: getAddress(bytesToHex(randomBytes(20))), value: 1n, account: ANVIL_FUNDED_2, chain: null }));
+              await send(() =>
+                anvil.wallet.sendTransaction({
+                  to: getAddress(bytesToHex(randomBytes(20))),
+                  value: 1n,
+                  account: ANVIL_FUNDED_2,
+                  chain: null,
+                }),
+              );
             }
             const hit = hits[sentTraffic % Math.max(1, hits.length)];
-            if (hit) await send(() => anvil.wallet.sendTransaction({ to: hit, value: 1000n, account: ANVIL_FUNDED_2, chain: null }));
+            if (hit)
+              await send(() =>
+                anvil.wallet.sendTransaction({ to: hit, value: 1000n, account: ANVIL_FUNDED_2, chain: null }),
+              );
           })(),
           (async () => {
             for (let i = 0; i < 10; i++) {
               const to = getAddress(bytesToHex(randomBytes(20)));
-              await send(() => anvil.wallet.writeContract({ address: usdt, abi: token.abi, functionName: 'transfer', args: [to, 1n], account: ANVIL_FUNDED, chain: null }));
+              await send(() =>
+                anvil.wallet.writeContract({
+                  address: usdt,
+                  abi: token.abi,
+                  functionName: 'transfer',
+                  args: [to, 1n],
+                  account: ANVIL_FUNDED,
+                  chain: null,
+                }),
+              );
             }
           })(),
         ]);
@@ -169,7 +240,16 @@ export async function benchEvm(opts: { samples?: number; cpuBlocks?: number; ope
       try {
         const api = `http://127.0.0.1:${target.info.port}`;
         const statsUrl = `http://127.0.0.1:${target.info.statsPort}`;
-        type Stats = { syncs: number; busySyncs: number; cpuUs: number; busyCpuUs: number; busyWallMs: number; blocks: number; rss: number; finishedAt: Record<string, number> };
+        type Stats = {
+          syncs: number;
+          busySyncs: number;
+          cpuUs: number;
+          busyCpuUs: number;
+          busyWallMs: number;
+          blocks: number;
+          rss: number;
+          finishedAt: Record<string, number>;
+        };
         const stats = async (path = '/stats') => (await (await fetch(`${statsUrl}${path}`)).json()) as Stats;
         // Warm-up: let the watcher catch up with a few blocks before counting.
         const h0 = Number(await anvil.public.getBlockNumber());
@@ -183,15 +263,23 @@ export async function benchEvm(opts: { samples?: number; cpuBlocks?: number; ope
             body: JSON.stringify({ amount: 30, currency: 'ETH', email: 'bench@example.com' }),
           });
           if (r.status !== 201) throw new Error(`POST /payments: ${r.status} ${await r.text()}`);
-          const d = ((await r.json()) as { data: { payment: { payment_id: string }; blockchain: { pay_address: Address } } }).data;
-          const tx = await anvil.wallet.sendTransaction({ to: d.blockchain.pay_address, value: 10n ** 16n, account: ANVIL_FUNDED_3, chain: null });
+          const d = (
+            (await r.json()) as { data: { payment: { payment_id: string }; blockchain: { pay_address: Address } } }
+          ).data;
+          const tx = await anvil.wallet.sendTransaction({
+            to: d.blockchain.pay_address,
+            value: 10n ** 16n,
+            account: ANVIL_FUNDED_3,
+            chain: null,
+          });
           paid.push({ id: d.payment.payment_id, tx });
           await new Promise((r) => setTimeout(r, 1000));
         }
         const deadline = Date.now() + 60_000;
         let s = await stats();
         while (paid.some((p) => s.finishedAt[p.id] === undefined)) {
-          if (Date.now() > deadline) throw new Error(`payments not finished: ${paid.filter((p) => s.finishedAt[p.id] === undefined).length}`);
+          if (Date.now() > deadline)
+            throw new Error(`payments not finished: ${paid.filter((p) => s.finishedAt[p.id] === undefined).length}`);
           await new Promise((r) => setTimeout(r, 200));
           s = await stats();
         }
@@ -212,7 +300,8 @@ export async function benchEvm(opts: { samples?: number; cpuBlocks?: number; ope
         await stats('/reset');
         const trafficBefore = sentTraffic;
         const hStart = Number(await anvil.public.getBlockNumber());
-        while (Number(await anvil.public.getBlockNumber()) < hStart + cpuBlocks) await new Promise((r) => setTimeout(r, 200));
+        while (Number(await anvil.public.getBlockNumber()) < hStart + cpuBlocks)
+          await new Promise((r) => setTimeout(r, 200));
         await new Promise((r) => setTimeout(r, 500));
         s = await stats();
         const hEnd = Number(await anvil.public.getBlockNumber());
@@ -220,7 +309,11 @@ export async function benchEvm(opts: { samples?: number; cpuBlocks?: number; ope
         phases.push({
           openPayments: open,
           samples: latencies.length,
-          latencyMs: { p50: pct(latencies, 50), p99: pct(latencies, 99), max: latencies[latencies.length - 1] ?? Number.NaN },
+          latencyMs: {
+            p50: pct(latencies, 50),
+            p99: pct(latencies, 99),
+            max: latencies[latencies.length - 1] ?? Number.NaN,
+          },
           cpuMsPerBlock: round(s.busyCpuUs / 1000 / Math.max(1, s.blocks), 3),
           cpuMsPerBlockWithPolls: round(s.cpuUs / 1000 / Math.max(1, s.blocks), 3),
           wallMsPerBlock: round(s.busyWallMs / Math.max(1, s.blocks), 2),

@@ -13,7 +13,11 @@ export const hdAllocator: AddressAllocator = {
   async allocate(trx, merchant, asset) {
     if (asset.family !== 'evm') throw invalid('currency', `Live payments in ${asset.code} are not supported yet`);
     const xpub = await getXpub(trx, merchant.id, asset.family);
-    if (!xpub) throw invalid('currency', 'Live payments need an extended public key registered for this network (admin CLI: xpub set)');
+    if (!xpub)
+      throw invalid(
+        'currency',
+        'Live payments need an extended public key registered for this network (admin CLI: xpub set)',
+      );
     const taken = await trx
       .updateTable('merchants')
       .set((eb) => ({ next_address_index: eb('next_address_index', '+', 1) }))
@@ -21,7 +25,8 @@ export const hdAllocator: AddressAllocator = {
       .returning('next_address_index')
       .executeTakeFirstOrThrow();
     const index = Number(taken.next_address_index) - 1;
-    if (index > MAX_ADDRESS_INDEX) throw invalid('currency', 'This merchant has used every address of its extended public key');
+    if (index > MAX_ADDRESS_INDEX)
+      throw invalid('currency', 'This merchant has used every address of its extended public key');
     return { address: evmAddressAt(xpub, index), extraId: null, index };
   },
 };

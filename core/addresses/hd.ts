@@ -33,7 +33,8 @@ function modPow(base: bigint, exp: bigint, mod: bigint): bigint {
  */
 export function decompressPublicKey(compressed: Uint8Array): Uint8Array {
   const prefix = compressed[0];
-  if (compressed.length !== 33 || (prefix !== 2 && prefix !== 3)) throw new RangeError('expected a 33-byte compressed public key');
+  if (compressed.length !== 33 || (prefix !== 2 && prefix !== 3))
+    throw new RangeError('expected a 33-byte compressed public key');
   const x = BigInt(bytesToHex(compressed.subarray(1)));
   const rhs = (modPow(x, 3n, P) + 7n) % P;
   let y = modPow(rhs, (P + 1n) / 4n, P);
@@ -66,7 +67,12 @@ export function evmAddressOf(key: HDKey): string {
 export function parseXpub(text: string): Result<HDKey> {
   const trimmed = text.trim();
   if (/^[xtyzuv]prv/i.test(trimmed)) {
-    return err(invalid('xpub', 'This is an extended PRIVATE key (xprv). Never give it to the server; export the extended public key (xpub) instead'));
+    return err(
+      invalid(
+        'xpub',
+        'This is an extended PRIVATE key (xprv). Never give it to the server; export the extended public key (xpub) instead',
+      ),
+    );
   }
   let key: HDKey;
   try {
@@ -74,7 +80,10 @@ export function parseXpub(text: string): Result<HDKey> {
   } catch {
     return err(invalid('xpub', 'Not a valid BIP32 extended public key (expected "xpub..." with a valid checksum)'));
   }
-  if (key.privateKey) return err(invalid('xpub', 'This extended key holds a private key; give the server the extended public key (xpub) only'));
+  if (key.privateKey)
+    return err(
+      invalid('xpub', 'This extended key holds a private key; give the server the extended public key (xpub) only'),
+    );
   return ok(key);
 }
 
@@ -102,6 +111,7 @@ function externalBranch(xpub: string): HDKey {
  * evmAddressAt(xpub, 0) // '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
  */
 export function evmAddressAt(xpub: string, index: number): string {
-  if (!Number.isInteger(index) || index < 0 || index > MAX_ADDRESS_INDEX) throw new RangeError(`address index out of range: ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index > MAX_ADDRESS_INDEX)
+    throw new RangeError(`address index out of range: ${index}`);
   return evmAddressOf(externalBranch(xpub).deriveChild(index));
 }

@@ -37,26 +37,61 @@ describe('CHAINS_CONFIG', () => {
     // Stored checksummed, as the watcher and payments compare them.
     expect(nets[3]?.tokens).toEqual([{ asset: 'USDCBASE', contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3' }]);
     const assets = applyChainsConfig(shippedAssets, nets);
-    expect(assets.find((a) => a.code === 'USDCBASE')).toMatchObject({ chainId: 31337, smartContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3' });
+    expect(assets.find((a) => a.code === 'USDCBASE')).toMatchObject({
+      chainId: 31337,
+      smartContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    });
     expect(assets.find((a) => a.code === 'BTC')).toEqual(shippedAssets.find((a) => a.code === 'BTC'));
   });
 
   it('stops start-up with one line naming CHAINS_CONFIG and the place of the mistake', () => {
     const bad: [unknown, RegExp][] = [
       ['{not json', /not valid JSON/],
-      [{ networks: { btc: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1 } } }, /networks\.btc: not an EVM network/],
+      [
+        { networks: { btc: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1 } } },
+        /networks\.btc: not an EVM network/,
+      ],
       [{ networks: { eth: { rpcUrl: 'ftp://x.example', chainId: 1, confirmations: 1 } } }, /networks\.eth\.rpcUrl/],
-      [{ networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 0 } } }, /networks\.eth\.confirmations/],
-      [{ networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, tokens: { USDTBSC: token } } } }, /tokens\.USDTBSC: not a token of network eth/],
-      [{ networks: { eth: { rpcUrl: 'https://x.example', chainId: 5, confirmations: 1, tokens: { USDTERC20: token } } } }, /tokens\.USDCERC20: required because chainId 5/],
-      [{ networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, tokens: { USDTERC20: '0x12' } } } }, /tokens\.USDTERC20/],
-      [{ networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, extra: true } } }, /networks\.eth/],
+      [
+        { networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 0 } } },
+        /networks\.eth\.confirmations/,
+      ],
+      [
+        {
+          networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, tokens: { USDTBSC: token } } },
+        },
+        /tokens\.USDTBSC: not a token of network eth/,
+      ],
+      [
+        {
+          networks: {
+            eth: { rpcUrl: 'https://x.example', chainId: 5, confirmations: 1, tokens: { USDTERC20: token } },
+          },
+        },
+        /tokens\.USDCERC20: required because chainId 5/,
+      ],
+      [
+        {
+          networks: {
+            eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, tokens: { USDTERC20: '0x12' } },
+          },
+        },
+        /tokens\.USDTERC20/,
+      ],
+      [
+        { networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, extra: true } } },
+        /networks\.eth/,
+      ],
     ];
     for (const [json, message] of bad) {
-      expect(() => loadConfig({ CHAINS_CONFIG: file(json) }), JSON.stringify(json)).toThrow(/^Invalid configuration: CHAINS_CONFIG: /);
+      expect(() => loadConfig({ CHAINS_CONFIG: file(json) }), JSON.stringify(json)).toThrow(
+        /^Invalid configuration: CHAINS_CONFIG: /,
+      );
       expect(() => loadConfig({ CHAINS_CONFIG: file(json) })).toThrow(message);
     }
-    expect(() => loadConfig({ CHAINS_CONFIG: '/nonexistent/chains.json' })).toThrow(/CHAINS_CONFIG: cannot read \/nonexistent\/chains.json: ENOENT/);
+    expect(() => loadConfig({ CHAINS_CONFIG: '/nonexistent/chains.json' })).toThrow(
+      /CHAINS_CONFIG: cannot read \/nonexistent\/chains.json: ENOENT/,
+    );
     expect(loadConfig({}).EVM_NETWORKS).toEqual([]);
   });
 });

@@ -23,7 +23,12 @@ export const evmNetworkSchema = z.strictObject({
   /** Per RPC request. @default 10000 */
   timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
   /** Catalog token code -> contract on this chain. Tokens left out keep the catalog's contract (mainnet). */
-  tokens: z.record(z.string(), z.string().refine((a) => isAddress(a, { strict: false }), 'must be a 0x-prefixed 20-byte address')).default({}),
+  tokens: z
+    .record(
+      z.string(),
+      z.string().refine((a) => isAddress(a, { strict: false }), 'must be a 0x-prefixed 20-byte address'),
+    )
+    .default({}),
 });
 
 export const chainsFileSchema = z.strictObject({
@@ -89,19 +94,33 @@ export function parseChainsConfig(json: unknown, assets: readonly Asset[]): EvmN
     const given = new Map(Object.entries(n.tokens).map(([code, address]) => [code.toUpperCase(), getAddress(address)]));
     for (const code of given.keys()) {
       if (!catalogTokens.some((a) => a.code === code)) {
-        throw new ChainsConfigError(`networks.${network}.tokens.${code}: not a token of network ${network} (${catalogTokens.map((a) => a.code).join(', ') || 'none'})`);
+        throw new ChainsConfigError(
+          `networks.${network}.tokens.${code}: not a token of network ${network} (${catalogTokens.map((a) => a.code).join(', ') || 'none'})`,
+        );
       }
     }
     const tokens = catalogTokens.map((a) => {
       const contract = given.get(a.code);
       // A chain other than the catalog's (a testnet, a local node) has none of the mainnet contracts.
       if (!contract && n.chainId !== native.chainId) {
-        throw new ChainsConfigError(`networks.${network}.tokens.${a.code}: required because chainId ${n.chainId} is not the catalog's ${native.chainId}`);
+        throw new ChainsConfigError(
+          `networks.${network}.tokens.${a.code}: required because chainId ${n.chainId} is not the catalog's ${native.chainId}`,
+        );
       }
       return { asset: a.code, contract: contract ?? getAddress(a.smartContract as string) };
     });
-    if (new Set(tokens.map((t) => t.contract)).size !== tokens.length) throw new ChainsConfigError(`networks.${network}.tokens: two tokens share one contract`);
-    out.push({ network, rpcUrl: n.rpcUrl, chainId: n.chainId, confirmations: n.confirmations, pollIntervalMs: n.pollIntervalMs, timeoutMs: n.timeoutMs, nativeAsset: native.code, tokens });
+    if (new Set(tokens.map((t) => t.contract)).size !== tokens.length)
+      throw new ChainsConfigError(`networks.${network}.tokens: two tokens share one contract`);
+    out.push({
+      network,
+      rpcUrl: n.rpcUrl,
+      chainId: n.chainId,
+      confirmations: n.confirmations,
+      pollIntervalMs: n.pollIntervalMs,
+      timeoutMs: n.timeoutMs,
+      nativeAsset: native.code,
+      tokens,
+    });
   }
   return out;
 }

@@ -59,15 +59,22 @@ export class EvmChain implements ChainSource {
     // retryCount 0: the watcher owns retries and backoff, so a dead RPC is reported at once, not after 3 silent tries.
     this.client =
       opts.client ??
-      createPublicClient({ cacheTime: 0, transport: http(config.rpcUrl, { timeout: config.timeoutMs, retryCount: 0, batch: { wait: 0 } }) });
+      createPublicClient({
+        cacheTime: 0,
+        transport: http(config.rpcUrl, { timeout: config.timeoutMs, retryCount: 0, batch: { wait: 0 } }),
+      });
     this.contracts = config.tokens.map((t) => t.contract as Hex);
     this.assetOfContract = new Map(config.tokens.map((t) => [t.contract.toLowerCase(), t.asset]));
   }
 
   /** The node's tip, after checking it serves the configured chain: a wrong RPC URL must not feed us blocks. */
   async probe(): Promise<{ height: number; hash: string }> {
-    const [chainId, block] = await Promise.all([this.client.getChainId(), this.client.getBlock({ blockTag: 'latest' })]);
-    if (chainId !== this.config.chainId) throw new Error(`RPC of ${this.network} serves chain id ${chainId}, configured ${this.config.chainId}`);
+    const [chainId, block] = await Promise.all([
+      this.client.getChainId(),
+      this.client.getBlock({ blockTag: 'latest' }),
+    ]);
+    if (chainId !== this.config.chainId)
+      throw new Error(`RPC of ${this.network} serves chain id ${chainId}, configured ${this.config.chainId}`);
     if (block.number === null || block.hash === null) throw new Error('latest block has no number or hash');
     return { height: Number(block.number), hash: block.hash };
   }
@@ -79,7 +86,8 @@ export class EvmChain implements ChainSource {
    */
   async head(): Promise<{ height: number; hash: string }> {
     const tip = await this.probe();
-    if (tip.height < this.highestSeen) throw new Error(`RPC of ${this.network} is behind: tip ${tip.height}, the chain had reached ${this.highestSeen}`);
+    if (tip.height < this.highestSeen)
+      throw new Error(`RPC of ${this.network} is behind: tip ${tip.height}, the chain had reached ${this.highestSeen}`);
     this.highestSeen = tip.height;
     return tip;
   }
@@ -111,14 +119,27 @@ export class EvmChain implements ChainSource {
     const transfers: ChainTransfer[] = [];
     for (const tx of block.transactions) {
       if (tx.to && tx.value > 0n) {
-        transfers.push({ txid: tx.hash, index: NATIVE_INDEX, to: getAddress(tx.to), extraId: null, asset: this.config.nativeAsset, amountUnits: tx.value });
+        transfers.push({
+          txid: tx.hash,
+          index: NATIVE_INDEX,
+          to: getAddress(tx.to),
+          extraId: null,
+          asset: this.config.nativeAsset,
+          amountUnits: tx.value,
+        });
       }
     }
     for (const log of logs) {
       const t = this.tokenTransfer(log);
       if (t) transfers.push(t);
     }
-    return { height, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp) * 1000, transfers };
+    return {
+      height,
+      hash: block.hash,
+      parentHash: block.parentHash,
+      timestamp: Number(block.timestamp) * 1000,
+      transfers,
+    };
   }
 
   async mempool(): Promise<ChainTransfer[]> {
@@ -144,7 +165,8 @@ export class EvmChain implements ChainSource {
     const asset = this.assetOfContract.get(log.address.toLowerCase());
     const to = log.topics[2];
     // ERC-20: from and to indexed, the amount as 32 bytes of data. Anything else under this topic is not ours.
-    if (!asset || log.topics.length !== 3 || !to || log.data.length !== 66 || !log.transactionHash || !log.logIndex) return null;
+    if (!asset || log.topics.length !== 3 || !to || log.data.length !== 66 || !log.transactionHash || !log.logIndex)
+      return null;
     return {
       txid: log.transactionHash,
       index: Number(log.logIndex),

@@ -12,7 +12,15 @@ import { setXpub } from '../../addresses/xpubs.js';
 import { ManualClock } from '../../clock.js';
 import type { Logger } from '../../log.js';
 import { createMerchant } from '../../merchants/merchants.js';
-import { ANVIL_CHAIN_ID, ANVIL_FUNDED, type Anvil, type CompiledContract, compileTestToken, deployTestToken, startAnvil } from './testing/anvil.js';
+import {
+  ANVIL_CHAIN_ID,
+  ANVIL_FUNDED,
+  type Anvil,
+  type CompiledContract,
+  compileTestToken,
+  deployTestToken,
+  startAnvil,
+} from './testing/anvil.js';
 import { startRatesServer } from './testing/rates-server.js';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.js';
 
@@ -48,12 +56,22 @@ function env(): Record<string, string> {
 }
 
 async function startLive(extraEnv: Record<string, string> = {}, registerXpub = true): Promise<TestService> {
-  const s = await startTestService({ mode: 'live', start: true, clock, env: { ...env(), ...extraEnv }, overrides: { logger } });
+  const s = await startTestService({
+    mode: 'live',
+    start: true,
+    clock,
+    env: { ...env(), ...extraEnv },
+    overrides: { logger },
+  });
   if (registerXpub) {
     const r = await setXpub(s.service.deps.db, clock, s.merchant.merchant_id, 'evm', accountXpub);
     expect(r.ok).toBe(true);
   }
-  await until(async () => codes(await s.api('/api/v1/currencies')), (c) => c.includes('ETH'), 20_000);
+  await until(
+    async () => codes(await s.api('/api/v1/currencies')),
+    (c) => c.includes('ETH'),
+    20_000,
+  );
   return s;
 }
 
@@ -70,7 +88,14 @@ beforeAll(async () => {
     configFile,
     JSON.stringify({
       networks: {
-        eth: { rpcUrl: proxy.url, chainId: ANVIL_CHAIN_ID, confirmations: CONFIRMATIONS, pollIntervalMs: 100, timeoutMs: 1000, tokens: { USDTERC20: usdt, USDCERC20: usdc } },
+        eth: {
+          rpcUrl: proxy.url,
+          chainId: ANVIL_CHAIN_ID,
+          confirmations: CONFIRMATIONS,
+          pollIntervalMs: 100,
+          timeoutMs: 1000,
+          tokens: { USDTERC20: usdt, USDCERC20: usdc },
+        },
         // Configured but nothing listens there: its assets must not be offered.
         base: { rpcUrl: 'http://127.0.0.1:1', chainId: 8453, confirmations: 1, pollIntervalMs: 1000, timeoutMs: 500 },
       },
@@ -125,21 +150,40 @@ interface Created {
 }
 
 async function create(currency: string, amount = 30, s: TestService = t, key?: string): Promise<Created> {
-  const r = await s.api('/api/v1/payments', { body: { amount, currency, email: 'alice@example.com' }, ...(key ? { key } : {}) });
+  const r = await s.api('/api/v1/payments', {
+    body: { amount, currency, email: 'alice@example.com' },
+    ...(key ? { key } : {}),
+  });
   expect(r.status, r.text).toBe(201);
   const d = r.json.data;
   const decimals = d.blockchain.network_precision as number;
-  return { id: d.payment.payment_id, address: d.blockchain.pay_address, uri: d.qr.payment_uri, units: units(raw(r.text, 'pay_amount'), decimals), decimals, data: d };
+  return {
+    id: d.payment.payment_id,
+    address: d.blockchain.pay_address,
+    uri: d.qr.payment_uri,
+    units: units(raw(r.text, 'pay_amount'), decimals),
+    decimals,
+    data: d,
+  };
 }
 
 async function status(id: string, s: TestService = t, key?: string) {
   const r = await s.api(`/api/v1/payments/${id}`, key ? { key } : {});
   expect(r.status, r.text).toBe(200);
-  return { ...r.json.data, paid: raw(r.text, 'actually_paid') } as { payment_status: string; status_detail: string; paid: string; confirmed_at: string | null; sequence: number };
+  return { ...r.json.data, paid: raw(r.text, 'actually_paid') } as {
+    payment_status: string;
+    status_detail: string;
+    paid: string;
+    confirmed_at: string | null;
+    sequence: number;
+  };
 }
 
 async function waitStatus(id: string, want: string, s: TestService = t, key?: string) {
-  return until(() => status(id, s, key), (v) => v.payment_status === want);
+  return until(
+    () => status(id, s, key),
+    (v) => v.payment_status === want,
+  );
 }
 
 async function sendEth(to: Address, wei: bigint): Promise<Hex> {
@@ -147,7 +191,14 @@ async function sendEth(to: Address, wei: bigint): Promise<Hex> {
 }
 
 async function sendToken(contract: Address, to: Address, amount: bigint): Promise<Hex> {
-  return anvil.wallet.writeContract({ address: contract, abi: token.abi, functionName: 'transfer', args: [to, amount], account: ANVIL_FUNDED, chain: null });
+  return anvil.wallet.writeContract({
+    address: contract,
+    abi: token.abi,
+    functionName: 'transfer',
+    args: [to, amount],
+    account: ANVIL_FUNDED,
+    chain: null,
+  });
 }
 
 /** Mines `n` blocks and returns the new height. */
@@ -158,16 +209,29 @@ async function mine(n = 1): Promise<number> {
 
 /** Waits until the service's watcher has processed `height` on live:eth. */
 async function processed(height: number, s: TestService = t) {
-  await until(() => s.service.deps.chains.headOf('live:eth'), (h) => h !== null && h >= height);
+  await until(
+    () => s.service.deps.chains.headOf('live:eth'),
+    (h) => h !== null && h >= height,
+  );
 }
 
 async function eventStatuses(id: string, s: TestService = t) {
-  const rows = await s.service.deps.db.selectFrom('payment_events').select(['status', 'sequence']).where('payment_id', '=', id).orderBy('sequence').execute();
+  const rows = await s.service.deps.db
+    .selectFrom('payment_events')
+    .select(['status', 'sequence'])
+    .where('payment_id', '=', id)
+    .orderBy('sequence')
+    .execute();
   return rows.map((r) => r.status);
 }
 
 async function depositsOf(id: string, s: TestService = t) {
-  return s.service.deps.db.selectFrom('deposits').selectAll().where('payment_id', '=', id).orderBy('first_seen_at').execute();
+  return s.service.deps.db
+    .selectFrom('deposits')
+    .selectAll()
+    .where('payment_id', '=', id)
+    .orderBy('first_seen_at')
+    .execute();
 }
 
 /**
@@ -214,18 +278,29 @@ describe('live EVM networks from CHAINS_CONFIG', () => {
     const usdtRow = r.json.data.find((c: { code: string }) => c.code === 'USDTERC20');
     expect(usdtRow.smart_contract).toBe(usdt);
 
-    const refused = await t.api('/api/v1/payments', { body: { amount: 30, currency: 'ETHBASE', email: 'a@example.com' } });
+    const refused = await t.api('/api/v1/payments', {
+      body: { amount: 30, currency: 'ETHBASE', email: 'a@example.com' },
+    });
     expect(refused.status).toBe(422);
     expect(refused.json.errors.currency[0]).toMatch(/not configured or not reachable/);
-    expect(await t.service.deps.db.selectFrom('payments').select('id').where('pay_currency', '=', 'ETHBASE').execute()).toHaveLength(0);
+    expect(
+      await t.service.deps.db.selectFrom('payments').select('id').where('pay_currency', '=', 'ETHBASE').execute(),
+    ).toHaveLength(0);
   });
 
   it('refuses a live payment when the merchant has no xpub, and writes nothing', async () => {
     const other = await createMerchant(t.service.deps.db, clock, { name: 'No key yet', mode: 'live' });
-    const r = await t.api('/api/v1/payments', { body: { amount: 30, currency: 'ETH', email: 'a@example.com' }, key: other.secret_key });
+    const r = await t.api('/api/v1/payments', {
+      body: { amount: 30, currency: 'ETH', email: 'a@example.com' },
+      key: other.secret_key,
+    });
     expect(r.status).toBe(422);
     expect(r.json.errors.currency[0]).toMatch(/extended public key/);
-    const m = await t.service.deps.db.selectFrom('merchants').select('next_address_index').where('id', '=', other.merchant_id).executeTakeFirstOrThrow();
+    const m = await t.service.deps.db
+      .selectFrom('merchants')
+      .select('next_address_index')
+      .where('id', '=', other.merchant_id)
+      .executeTakeFirstOrThrow();
     expect(Number(m.next_address_index)).toBe(0);
   });
 });
@@ -233,7 +308,15 @@ describe('live EVM networks from CHAINS_CONFIG', () => {
 describe('live addresses', () => {
   it('concurrent payments each take their own index N and pay to child 0/N', async () => {
     const made = await Promise.all(Array.from({ length: 12 }, (_, i) => create(i % 2 === 0 ? 'ETH' : 'USDTERC20')));
-    const rows = await t.service.deps.db.selectFrom('payments').select(['id', 'address_index', 'pay_address']).where('id', 'in', made.map((m) => m.id)).execute();
+    const rows = await t.service.deps.db
+      .selectFrom('payments')
+      .select(['id', 'address_index', 'pay_address'])
+      .where(
+        'id',
+        'in',
+        made.map((m) => m.id),
+      )
+      .execute();
     const indexes = rows.map((r) => Number(r.address_index));
     expect(new Set(indexes).size).toBe(12);
     expect(new Set(rows.map((r) => r.pay_address)).size).toBe(12);
@@ -241,7 +324,11 @@ describe('live addresses', () => {
       const pk = wallet.derive(`m/44'/60'/0'/0/${r.address_index}`).privateKey as Uint8Array;
       expect(r.pay_address).toBe(privateKeyToAccount(bytesToHex(pk)).address);
     }
-    const m = await t.service.deps.db.selectFrom('merchants').select('next_address_index').where('id', '=', t.merchant.merchant_id).executeTakeFirstOrThrow();
+    const m = await t.service.deps.db
+      .selectFrom('merchants')
+      .select('next_address_index')
+      .where('id', '=', t.merchant.merchant_id)
+      .executeTakeFirstOrThrow();
     expect(Number(m.next_address_index)).toBe(Math.max(...indexes) + 1);
   });
 });
@@ -249,13 +336,19 @@ describe('live addresses', () => {
 describe('live EVM payments on anvil', () => {
   it('paid in full in ETH: address is child 0/N of the xpub, the EIP-681 URI pays it, waiting -> confirming -> finished', async () => {
     const p = await create('ETH');
-    const row = await t.service.deps.db.selectFrom('payments').select(['address_index']).where('id', '=', p.id).executeTakeFirstOrThrow();
+    const row = await t.service.deps.db
+      .selectFrom('payments')
+      .select(['address_index'])
+      .where('id', '=', p.id)
+      .executeTakeFirstOrThrow();
     const index = Number(row.address_index);
     // The wallet's own (private) derivation gives the same address: the merchant sees the payment at 0/N.
     const pk = wallet.derive(`m/44'/60'/0'/0/${index}`).privateKey as Uint8Array;
     expect(p.address).toBe(privateKeyToAccount(bytesToHex(pk)).address);
     const second = await create('ETH');
-    expect(second.address).toBe(privateKeyToAccount(bytesToHex(wallet.derive(`m/44'/60'/0'/0/${index + 1}`).privateKey as Uint8Array)).address);
+    expect(second.address).toBe(
+      privateKeyToAccount(bytesToHex(wallet.derive(`m/44'/60'/0'/0/${index + 1}`).privateKey as Uint8Array)).address,
+    );
 
     expect(p.units).toBe(10n ** 16n); // $30 at $3,000
     const uri = parseEip681(p.uri);
@@ -278,7 +371,13 @@ describe('live EVM payments on anvil', () => {
     expect(await eventStatuses(p.id)).toEqual(expect.arrayContaining(['confirming', 'finished']));
     const deps = await depositsOf(p.id);
     expect(deps).toHaveLength(1);
-    expect(deps[0]).toMatchObject({ network: 'live:eth', asset: 'ETH', amount_units: (10n ** 16n).toString(), block_height: h, removed: 0 });
+    expect(deps[0]).toMatchObject({
+      network: 'live:eth',
+      asset: 'ETH',
+      amount_units: (10n ** 16n).toString(),
+      block_height: h,
+      removed: 0,
+    });
     expect((await status(second.id)).payment_status).toBe('waiting');
   });
 
@@ -287,7 +386,13 @@ describe('live EVM payments on anvil', () => {
     expect(p.units).toBe(30_000_000n);
     expect(p.data.blockchain.smart_contract).toBe(usdt);
     const uri = parseEip681(p.uri);
-    expect(uri).toMatchObject({ target: usdt, chainId: ANVIL_CHAIN_ID, fn: 'transfer', address: p.address, uint256: 30_000_000n });
+    expect(uri).toMatchObject({
+      target: usdt,
+      chainId: ANVIL_CHAIN_ID,
+      fn: 'transfer',
+      address: p.address,
+      uint256: 30_000_000n,
+    });
 
     await sendToken(uri.target, uri.address as Address, 12_000_000n);
     await mine(CONFIRMATIONS);
@@ -343,7 +448,10 @@ describe('live EVM payments on anvil', () => {
     // that lags behind (as load-balanced RPCs do), not as a reorg: nothing is rolled back yet.
     const before = logs.length;
     await anvil.test.revert({ id: snapshot });
-    await until(async () => logs.slice(before), (l) => l.some((x) => /is behind/.test(String(x.fields?.error ?? ''))));
+    await until(
+      async () => logs.slice(before),
+      (l) => l.some((x) => /is behind/.test(String(x.fields?.error ?? ''))),
+    );
     expect((await status(p.id)).payment_status).toBe('confirming');
     // The block carrying the deposit is replaced by empty ones: a longer chain without the transaction.
     await mine(2);
@@ -363,7 +471,10 @@ describe('live EVM payments on anvil', () => {
   it('RPC down and back: the network is hidden and refused while unreachable or hanging, deposits made meanwhile count once', async () => {
     const p = await create('ETH');
     await proxy.down();
-    await until(async () => codes(await t.api('/api/v1/currencies')), (c) => !c.includes('ETH'));
+    await until(
+      async () => codes(await t.api('/api/v1/currencies')),
+      (c) => !c.includes('ETH'),
+    );
     const refused = await t.api('/api/v1/payments', { body: { amount: 30, currency: 'ETH', email: 'a@example.com' } });
     expect(refused.status).toBe(422);
 
@@ -374,13 +485,24 @@ describe('live EVM payments on anvil', () => {
     // A node that accepts connections and never answers: only the RPC timeout ends each call.
     const before = logs.length;
     await proxy.hang();
-    await until(async () => logs.slice(before), (l) => l.some((x) => /took too long|timed out|timeout/i.test(String(x.fields?.error ?? ''))));
+    await until(
+      async () => logs.slice(before),
+      (l) => l.some((x) => /took too long|timed out|timeout/i.test(String(x.fields?.error ?? ''))),
+    );
     expect((await status(p.id)).payment_status).toBe('waiting');
     expect(codes(await t.api('/api/v1/currencies'))).not.toContain('ETH');
 
     await proxy.up();
-    await until(async () => codes(await t.api('/api/v1/currencies')), (c) => c.includes('ETH'), 40_000);
-    const s = await until(() => status(p.id), (v) => v.payment_status === 'finished', 40_000);
+    await until(
+      async () => codes(await t.api('/api/v1/currencies')),
+      (c) => c.includes('ETH'),
+      40_000,
+    );
+    const s = await until(
+      () => status(p.id),
+      (v) => v.payment_status === 'finished',
+      40_000,
+    );
     expect(s.paid).toBe('0.01');
     expect(await depositsOf(p.id)).toHaveLength(1);
   }, 90_000);
@@ -422,14 +544,21 @@ describe('live EVM payments on anvil', () => {
 
   it('paid late: a deposit first seen after valid_until is recorded, the payment stays expired with paid_late', async () => {
     const p = await create('ETH');
-    const row = await t.service.deps.db.selectFrom('payments').select('valid_until').where('id', '=', p.id).executeTakeFirstOrThrow();
+    const row = await t.service.deps.db
+      .selectFrom('payments')
+      .select('valid_until')
+      .where('id', '=', p.id)
+      .executeTakeFirstOrThrow();
     clock.set(Number(row.valid_until) + 5_000);
     await waitStatus(p.id, 'expired');
     // The node's clock moves too, so the block carrying the deposit is also after the window.
     await anvil.test.setNextBlockTimestamp({ timestamp: BigInt(Math.ceil(clock.now() / 1000) + 1) });
     await sendEth(p.address, p.units);
     await mine(CONFIRMATIONS);
-    const s = await until(() => status(p.id), (v) => v.status_detail === 'paid_late');
+    const s = await until(
+      () => status(p.id),
+      (v) => v.status_detail === 'paid_late',
+    );
     expect(s.payment_status).toBe('expired');
     expect(s.paid).toBe('0.01');
     const [dep] = await depositsOf(p.id);

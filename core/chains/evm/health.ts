@@ -18,7 +18,12 @@ export interface HealthCheckOptions {
  * node is reachable and serves the configured chain (`head()` checks the chain id). A network counts as down until
  * its first check passes. Returns a function that stops the checks.
  */
-export function startHealthChecks(chains: ChainRegistry, sources: readonly Probeable[], logger: Logger, opts: HealthCheckOptions = {}): () => void {
+export function startHealthChecks(
+  chains: ChainRegistry,
+  sources: readonly Probeable[],
+  logger: Logger,
+  opts: HealthCheckOptions = {},
+): () => void {
   const intervalMs = opts.intervalMs ?? 5000;
   const timers = new Map<string, NodeJS.Timeout>();
   let stopped = false;

@@ -17,7 +17,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // The watcher asks, every block, for deposits within the confirmation window of one chain: with this index
   // that costs the deposits of the last few blocks, not every deposit the chain ever had.
-  await db.schema.createIndex('deposits_chain_height').ifNotExists().on('deposits').columns(['network', 'block_height']).execute();
+  await db.schema
+    .createIndex('deposits_chain_height')
+    .ifNotExists()
+    .on('deposits')
+    .columns(['network', 'block_height'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -3,7 +3,19 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Abi, type Address, createPublicClient, getAddress, createTestClient, createWalletClient, type Hex, http, type PublicClient, type TestClient, type WalletClient } from 'viem';
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  type PublicClient,
+  type TestClient,
+  type WalletClient,
+} from 'viem';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -93,7 +105,11 @@ export function compileTestToken(): CompiledContract {
   const input = {
     language: 'Solidity',
     sources: { 'test-token.sol': { content: source } },
-    settings: { evmVersion: 'cancun', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { TestToken: ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      evmVersion: 'cancun',
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { TestToken: ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
     errors?: { severity: string; formattedMessage: string }[];
@@ -107,8 +123,19 @@ export function compileTestToken(): CompiledContract {
 }
 
 /** Deploys a TestToken (supply to ANVIL_FUNDED), mining the block itself when the node does not automine. */
-export async function deployTestToken(anvil: Anvil, token: CompiledContract, symbol: string, supplyUnits = 10n ** 15n): Promise<Address> {
-  const hash = await anvil.wallet.deployContract({ abi: token.abi, bytecode: token.bytecode, args: [`Test ${symbol}`, symbol, supplyUnits], account: ANVIL_FUNDED, chain: null });
+export async function deployTestToken(
+  anvil: Anvil,
+  token: CompiledContract,
+  symbol: string,
+  supplyUnits = 10n ** 15n,
+): Promise<Address> {
+  const hash = await anvil.wallet.deployContract({
+    abi: token.abi,
+    bytecode: token.bytecode,
+    args: [`Test ${symbol}`, symbol, supplyUnits],
+    account: ANVIL_FUNDED,
+    chain: null,
+  });
   const receipt = await minedReceipt(anvil, hash);
   if (!receipt.contractAddress) throw new Error('deployment has no contract address');
   return getAddress(receipt.contractAddress);

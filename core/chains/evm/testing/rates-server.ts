@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
  * A CoinGecko-compatible `GET /simple/price` on 127.0.0.1, port 0, answering fixed USD prices: the live rate
  * source stands outside the service, so tests serve it over real HTTP rather than stubbing our rate provider.
  */
-export async function startRatesServer(prices: Record<string, number>): Promise<{ url: string; close(): Promise<void> }> {
+export async function startRatesServer(
+  prices: Record<string, number>,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname !== '/simple/price') {
@@ -13,7 +15,9 @@ export async function startRatesServer(prices: Record<string, number>): Promise<
       return;
     }
     const ids = (u.searchParams.get('ids') ?? '').split(',');
-    const body = Object.fromEntries(ids.filter((id) => prices[id] !== undefined).map((id) => [id, { usd: prices[id] }]));
+    const body = Object.fromEntries(
+      ids.filter((id) => prices[id] !== undefined).map((id) => [id, { usd: prices[id] }]),
+    );
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -1,5 +1,5 @@
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export interface TcpProxy {
   url: string;
