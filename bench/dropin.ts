@@ -1,5 +1,5 @@
 import { execSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { build } from 'vite';
@@ -95,7 +95,8 @@ const partName = (url: string, method: string) => {
  * round trip that the popup cannot beat.
  */
 export async function benchDropin(runs = 20): Promise<DropinBench> {
-  if (!existsSync('public/dropin/v1/checkout.js')) execSync('npx vite build', { stdio: 'ignore' });
+  // Always from the current source: a stale bundle would measure someone else's bytes.
+  execSync('npx vite build', { stdio: 'ignore' });
   const t = await startTestService({ start: true });
   const shop = await startShop(t.url);
   const browser = await chromium.launch({

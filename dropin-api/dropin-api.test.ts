@@ -64,6 +64,7 @@ describe('sessions: happy path', () => {
     const btc = r.json.data.currencies.find((c: { code: string }) => c.code === 'BTC');
     expect(btc).toMatchObject({ network: 'btc', payable: true, icon_url: '/icons/btc.svg' });
     expect(btc.min_amount).toMatch(/^0\.\d+$/);
+    expect(btc.icon).toMatch(/^data:image\/svg\+xml,%3Csvg/);
 
     const chosen = await dropin(`/sessions/${token}/payment`, { key: null, body: { currency: 'btc' } });
     expect(chosen.status, chosen.text).toBe(201);

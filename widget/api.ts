@@ -18,6 +18,8 @@ export interface PickerCurrency {
   name: string;
   network: string;
   icon_url: string;
+  /** The icon inline (data URL), so the picker needs no extra requests; null when the service has none. */
+  icon: string | null;
   network_precision: number;
   extra_id_exists: boolean;
   min_amount: string;

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Context } from 'hono';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
@@ -7,6 +9,27 @@ import { minimumAmount } from '../../core/pricing/amounts.js';
 import type { Mode } from '../../core/deps.js';
 import type { DropinEnv } from '../context.js';
 import { checkoutView } from '../views.js';
+
+const ICONS_DIR = fileURLToPath(new URL('../../public/icons/', import.meta.url));
+const icons = new Map<string, string | null>();
+
+/**
+ * An asset icon as a data URL, read once. Inline in the list, the sixteen icons cost about 0.9 KB gzipped
+ * instead of sixteen requests of about 0.3 KB each; null when the file is missing (the widget then uses icon_url).
+ */
+function iconDataUrl(file: string): string | null {
+  let v = icons.get(file);
+  if (v === undefined) {
+    try {
+      const svg = readFileSync(`${ICONS_DIR}${file}`, 'utf8').trim();
+      v = `data:image/svg+xml,${svg.replace(/[%#<>"\s]/g, (ch) => encodeURIComponent(ch))}`;
+    } catch {
+      v = null;
+    }
+    icons.set(file, v);
+  }
+  return v;
+}
 
 /**
  * The picker's list: assets payable in the merchant's mode with their minimum (asset units and USD). With a price,
@@ -29,6 +52,7 @@ export async function pickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: stri
       name: a.name,
       network: a.network,
       icon_url: `/icons/${a.logoFile}`,
+      icon: iconDataUrl(a.logoFile),
       network_precision: a.decimals,
       extra_id_exists: a.extraIdExists,
       min_amount: fromUnits(min.minUnits, a.decimals),

@@ -32,7 +32,7 @@ export function Picker({ state }: { state: CheckoutState }) {
               disabled={!c.payable || state.busy.value}
               onClick={() => state.choose(c.code)}
             >
-              <img src={state.api.base + c.icon_url} alt="" width={28} height={28} loading="lazy" />
+              <img src={c.icon ?? state.api.base + c.icon_url} alt="" width={28} height={28} />
               <span class="code">{c.code}</span>
               <span class="name">{c.name}</span>
               <span class="net">{c.network}</span>
