@@ -2,7 +2,8 @@
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-if (existsSync('vite.config.ts') && !existsSync('public/dropin/v1/checkout.js')) {
+const built = ['checkout.js', 'page.js'].every((f) => existsSync(`public/dropin/v1/${f}`));
+if (existsSync('vite.config.ts') && !built) {
   console.log('Building the drop-in checkout (first start)...');
   execSync('npx vite build', { stdio: 'inherit' });
 }
