@@ -19,7 +19,7 @@
 
   Promise.all([load(`${service}/demo/config.js`), load(`${service}/dropin/v1/checkout.js`)])
     .then(() => {
-      const key = window.DEMO_CONFIG && window.DEMO_CONFIG.publicKey;
+      const key = window.DEMO_CONFIG?.publicKey;
       if (!key) {
         hint.textContent =
           'No demo merchant key on this service: start it with an empty store (npm start) to create the demo merchant.';
