@@ -4,4 +4,10 @@
  * import { verifyWebhook } from 'crypto-payments-service';
  * const event = verifyWebhook(rawBody, req.headers, process.env.WEBHOOK_SECRET!);
  */
-export { type PaymentUpdatedEvent, type VerifyOptions, verifyWebhook, type WebhookVerificationCode, WebhookVerificationError } from './core/webhooks/verify.js';
+export {
+  type PaymentUpdatedEvent,
+  type VerifyOptions,
+  verifyWebhook,
+  type WebhookVerificationCode,
+  WebhookVerificationError,
+} from './core/webhooks/verify.js';

@@ -11,11 +11,17 @@ import { buildService } from '../server/service.js';
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent', PORT: '0' });
   const service = await buildService(config);
-  const m = await createMerchant(service.deps.db, service.deps.clock, { name: 'Bench', mode: 'test', webhookUrl: process.env.RECEIVER_URL ?? null });
+  const m = await createMerchant(service.deps.db, service.deps.clock, {
+    name: 'Bench',
+    mode: 'test',
+    webhookUrl: process.env.RECEIVER_URL ?? null,
+  });
   service.start();
   const server = serve({ fetch: service.app.fetch, hostname: '127.0.0.1', port: 0 }, () => {
     const port = (server.address() as AddressInfo).port;
-    process.stdout.write(`READY ${JSON.stringify({ port, key: m.secret_key, secret: m.webhook_secret, merchantId: m.merchant_id })}\n`);
+    process.stdout.write(
+      `READY ${JSON.stringify({ port, key: m.secret_key, secret: m.webhook_secret, merchantId: m.merchant_id })}\n`,
+    );
   });
 }
 

@@ -36,7 +36,9 @@ async function startReceiver() {
       const body = Buffer.concat(chunks);
       const ts = String(req.headers['x-service-timestamp']);
       const sig = Buffer.from(String(req.headers['x-service-signature']));
-      const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`);
+      const expected = Buffer.from(
+        `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`,
+      );
       res.writeHead(200).end();
       if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) {
         bad++;
@@ -103,7 +105,8 @@ async function runOn(databaseUrl: string, queued: number, samples: number): Prom
     const drain = async (analyze: boolean) => {
       const before = rcv.count();
       await setEndpointEnabled(databaseUrl, String(target.info.merchantId), false);
-      for (let i = 0; i < queued; i += 50) await Promise.all(Array.from({ length: Math.min(50, queued - i) }, () => call('/webhook-deliveries/test')));
+      for (let i = 0; i < queued; i += 50)
+        await Promise.all(Array.from({ length: Math.min(50, queued - i) }, () => call('/webhook-deliveries/test')));
       if (analyze) await analyzeStore(databaseUrl);
       const t0 = performance.now();
       await call('/webhook-endpoint/enable');
@@ -117,7 +120,12 @@ async function runOn(databaseUrl: string, queued: number, samples: number): Prom
       deliveriesPerSecond: analyzed ?? cold,
       ...(analyzed !== undefined ? { deliveriesPerSecondBeforeFirstAnalyze: cold } : {}),
       queued,
-      latencyMs: { p50: percentile(lat, 50), p99: percentile(lat, 99), max: Math.round((lat.at(-1) ?? 0) * 100) / 100, samples: lat.length },
+      latencyMs: {
+        p50: percentile(lat, 50),
+        p99: percentile(lat, 99),
+        max: Math.round((lat.at(-1) ?? 0) * 100) / 100,
+        samples: lat.length,
+      },
       badSignatures: rcv.bad(),
     };
   } finally {
@@ -144,7 +152,11 @@ async function setEndpointEnabled(databaseUrl: string, merchantId: string, enabl
   const { openStore } = await import('../core/store/db.js');
   const store = openStore(databaseUrl, { poolSize: 1 });
   try {
-    await store.db.updateTable('merchants').set({ webhook_enabled: enabled ? 1 : 0 }).where('id', '=', merchantId).execute();
+    await store.db
+      .updateTable('merchants')
+      .set({ webhook_enabled: enabled ? 1 : 0 })
+      .where('id', '=', merchantId)
+      .execute();
   } finally {
     await store.close();
   }
@@ -155,7 +167,9 @@ async function setEndpointEnabled(databaseUrl: string, merchantId: string, enabl
  * latency from the sandbox block that finishes a payment to the receiver holding the verified event (p50/p99).
  * Targets: >= 1,000 deliveries/s, p50 < 50 ms.
  */
-export async function benchWebhooks(opts: { queued?: number; samples?: number; pgUrl?: string; only?: 'sqlite' | 'postgres' } = {}): Promise<WebhookBench> {
+export async function benchWebhooks(
+  opts: { queued?: number; samples?: number; pgUrl?: string; only?: 'sqlite' | 'postgres' } = {},
+): Promise<WebhookBench> {
   const queued = opts.queued ?? Number(process.env.BENCH_WEBHOOKS ?? '5000');
   const samples = opts.samples ?? 200;
   const only = opts.only ?? (process.env.BENCH_WEBHOOK_STORE as 'sqlite' | 'postgres' | undefined);

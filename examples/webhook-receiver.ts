@@ -62,7 +62,8 @@ export function createReceiver(o: ReceiverOptions): Server {
     seenDeliveries.add(deliveryId);
     if (event.test) return log({ ignored: 'test', delivery_id: deliveryId });
     const p = event.payment;
-    if (p.sequence <= (lastSequence.get(p.payment_id) ?? 0)) return log({ ignored: 'stale', payment_id: p.payment_id, sequence: p.sequence });
+    if (p.sequence <= (lastSequence.get(p.payment_id) ?? 0))
+      return log({ ignored: 'stale', payment_id: p.payment_id, sequence: p.sequence });
     lastSequence.set(p.payment_id, p.sequence);
     log({ applied: p.payment_status, payment_id: p.payment_id, sequence: p.sequence });
     // Fulfil only on finished, once per payment. Redirects and screenshots are never proof of payment.

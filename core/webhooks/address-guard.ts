@@ -89,12 +89,14 @@ export const systemResolver: Resolver = (hostname) =>
  * ever sees), a public address. Host names are checked later, by `guardedLookup`, at connect time.
  */
 export function checkTargetUrl(url: URL, mode: 'test' | 'live'): void {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UnsafeTargetError(`webhook URL scheme ${url.protocol} is not http(s)`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new UnsafeTargetError(`webhook URL scheme ${url.protocol} is not http(s)`);
   if (mode === 'test') return;
   if (url.protocol !== 'https:') throw new UnsafeTargetError('live-mode webhook URLs must use https');
   if (url.username || url.password) throw new UnsafeTargetError('webhook URLs must not carry credentials');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && !isPublicAddress(host)) throw new UnsafeTargetError(`webhook target ${host} is not a public address`);
+  if (isIP(host) && !isPublicAddress(host))
+    throw new UnsafeTargetError(`webhook target ${host} is not a public address`);
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | ResolvedAddress[], family?: number) => void;
@@ -109,10 +111,18 @@ export function guardedLookup(mode: 'test' | 'live', resolver: Resolver = system
     const all = typeof options === 'object' && options !== null && options.all === true;
     resolver(hostname).then(
       (addresses) => {
-        if (addresses.length === 0) return cb(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+        if (addresses.length === 0)
+          return cb(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
         if (mode === 'live') {
           const bad = addresses.find((a) => !isPublicAddress(a.address));
-          if (bad) return cb(new UnsafeTargetError(`webhook host ${hostname} resolves to ${bad.address}, which is not a public address`), '', 0);
+          if (bad)
+            return cb(
+              new UnsafeTargetError(
+                `webhook host ${hostname} resolves to ${bad.address}, which is not a public address`,
+              ),
+              '',
+              0,
+            );
         }
         const first = addresses[0] as ResolvedAddress;
         if (all) cb(null, addresses);

@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshStoreUrl } from '../../server/testing/store.js';
+import { systemClock } from '../clock.js';
 import { createMerchant } from '../merchants/merchants.js';
 import { migrate, openStore } from '../store/db.js';
-import { systemClock } from '../clock.js';
 import { startReceiver, type TestReceiver } from './testing/receiver.js';
 
 let storeUrl: { url: string; dispose: () => Promise<void> };
@@ -26,7 +26,16 @@ async function freePort(): Promise<number> {
 /** The real service, as `npm start` runs it, in its own process group so SIGKILL takes npx, tsx and node at once. */
 async function startService(): Promise<void> {
   child = spawn('npx', ['tsx', 'server/main.ts'], {
-    env: { ...process.env, DATABASE_URL: storeUrl.url, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_POLL_MS: '200' },
+    env: {
+      ...process.env,
+      DATABASE_URL: storeUrl.url,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_PER_SECOND: '0',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_POLL_MS: '200',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
@@ -122,15 +131,30 @@ describe('crash safety', () => {
 
     const store = openStore(storeUrl.url, { poolSize: 2 });
     try {
-      const events = await store.db.selectFrom('payment_events').select(['id', 'payment_id', 'sequence', 'payload']).execute();
+      const events = await store.db
+        .selectFrom('payment_events')
+        .select(['id', 'payment_id', 'sequence', 'payload'])
+        .execute();
       expect(events.length, 'payments moved while the service was being killed').toBeGreaterThan(20);
       // Deliveries of rows leased by killed processes go out once their leases (timeout + 5 s) run out.
-      await rcv.waitFor((all) => new Set(all.filter((x) => x.verified).map((x) => x.headers['x-service-delivery'])).size >= events.length, 90_000);
+      await rcv.waitFor(
+        (all) =>
+          new Set(all.filter((x) => x.verified).map((x) => x.headers['x-service-delivery'])).size >= events.length,
+        90_000,
+      );
       await expect
-        .poll(async () => (await store.db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'succeeded').execute()).length, { timeout: 30_000 })
+        .poll(
+          async () =>
+            (await store.db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'succeeded').execute())
+              .length,
+          { timeout: 30_000 },
+        )
         .toBe(0);
 
-      const deliveries = await store.db.selectFrom('webhook_deliveries').select(['id', 'event_id', 'payload']).execute();
+      const deliveries = await store.db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'event_id', 'payload'])
+        .execute();
       // One delivery per event, and every event received at least once, byte for byte, correctly signed.
       expect(deliveries).toHaveLength(events.length);
       expect(new Set(deliveries.map((d) => d.event_id))).toEqual(new Set(events.map((e) => e.id)));
@@ -153,7 +177,9 @@ describe('crash safety', () => {
         expect(got, p.id).toEqual(Array.from({ length: p.sequence - 1 }, (_, k) => k + 2));
       }
       const duplicates = rcv.received.length - received.size;
-      process.stdout.write(`crash-safety: ${payments.length} payments, ${events.length} events, ${rcv.received.length} requests received (${duplicates} repeats after kills)\n`);
+      process.stdout.write(
+        `crash-safety: ${payments.length} payments, ${events.length} events, ${rcv.received.length} requests received (${duplicates} repeats after kills)\n`,
+      );
     } finally {
       await store.close();
     }

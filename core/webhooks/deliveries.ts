@@ -14,7 +14,14 @@ export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const sati
  */
 export async function insertDeliveryForEvent(
   trx: Kysely<Database>,
-  e: { eventId: string; merchantId: string; paymentId: string | null; sequence: number | null; payload: string; kind?: Delivery['kind'] },
+  e: {
+    eventId: string;
+    merchantId: string;
+    paymentId: string | null;
+    sequence: number | null;
+    payload: string;
+    kind?: Delivery['kind'];
+  },
   now: number,
 ): Promise<string | null> {
   const m = await trx.selectFrom('merchants').select('webhook_url').where('id', '=', e.merchantId).executeTakeFirst();
@@ -47,7 +54,12 @@ export async function insertDeliveryForEvent(
 }
 
 export async function getDelivery(db: Kysely<Database>, merchantId: string, id: string): Promise<Delivery | undefined> {
-  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', '=', id)
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
 }
 
 export interface DeliveryPage {
@@ -59,16 +71,40 @@ export interface DeliveryPage {
 export async function listDeliveries(
   db: Kysely<Database>,
   merchantId: string,
-  f: { paymentId?: string | undefined; status?: DeliveryStatus | undefined; limit: number; cursor?: string | undefined },
+  f: {
+    paymentId?: string | undefined;
+    status?: DeliveryStatus | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  },
 ): Promise<DeliveryPage> {
   let q = db.selectFrom('webhook_deliveries').selectAll().where('merchant_id', '=', merchantId);
   if (f.paymentId) q = q.where('payment_id', '=', f.paymentId);
   if (f.status) q = q.where('status', '=', f.status);
   const after = f.cursor ? decodeCursor(f.cursor) : null;
-  if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit + 1).execute();
+  if (after)
+    q = q.where((eb) =>
+      eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]),
+    );
+  const rows = await q
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(f.limit + 1)
+    .execute();
   const page = rows.slice(0, f.limit);
-  const attempts = page.length === 0 ? [] : await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', page.map((d) => d.id)).orderBy('attempt_no').execute();
+  const attempts =
+    page.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_attempts')
+          .selectAll()
+          .where(
+            'delivery_id',
+            'in',
+            page.map((d) => d.id),
+          )
+          .orderBy('attempt_no')
+          .execute();
   const byDelivery = new Map<string, Attempt[]>();
   for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
   const last = page.at(-1);
@@ -97,7 +133,12 @@ export function decodeCursor(cursor: string): { at: number; id: string } | null 
  * Sends a delivery again, with the same delivery id, on a fresh schedule starting now. A delivery being sent right
  * now keeps its lease; it goes again once that attempt is recorded.
  */
-export async function redeliver(db: Kysely<Database>, merchantId: string, id: string, now: number): Promise<Delivery | undefined> {
+export async function redeliver(
+  db: Kysely<Database>,
+  merchantId: string,
+  id: string,
+  now: number,
+): Promise<Delivery | undefined> {
   const res = await db
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', next_attempt_at: now, schedule_step: 0, updated_at: now })
@@ -110,6 +151,10 @@ export async function redeliver(db: Kysely<Database>, merchantId: string, id: st
 
 /** Re-enables an endpoint disabled by a 410; its held deliveries go out at once. */
 export async function enableEndpoint(db: Kysely<Database>, merchantId: string, now: number): Promise<boolean> {
-  const res = await db.updateTable('merchants').set({ webhook_enabled: 1, updated_at: now }).where('id', '=', merchantId).executeTakeFirst();
+  const res = await db
+    .updateTable('merchants')
+    .set({ webhook_enabled: 1, updated_at: now })
+    .where('id', '=', merchantId)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }

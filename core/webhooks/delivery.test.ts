@@ -21,11 +21,15 @@ afterAll(async () => {
 });
 
 async function paidPayment(currency = 'btc', amount = 100) {
-  const r = await t.api('/api/v1/payments', { body: { amount, currency, email: 'bob@example.com', name: 'Bob', order_id: 'order-1' } });
+  const r = await t.api('/api/v1/payments', {
+    body: { amount, currency, email: 'bob@example.com', name: 'Bob', order_id: 'order-1' },
+  });
   expect(r.status, r.text).toBe(201);
   const d = r.json.data;
   const payAmount = /"pay_amount":([0-9.]+)/.exec(r.text)?.[1] as string;
-  const tr = await t.api('/api/v1/sandbox/transfers', { body: { currency, address: d.blockchain.pay_address, amount: payAmount } });
+  const tr = await t.api('/api/v1/sandbox/transfers', {
+    body: { currency, address: d.blockchain.pay_address, amount: payAmount },
+  });
   expect(tr.status, tr.text).toBe(201);
   const mined = await t.api('/api/v1/sandbox/blocks', { body: { network: d.blockchain.network, count: 2 } });
   expect(mined.status, mined.text).toBe(200);
@@ -42,11 +46,23 @@ describe('payment.updated deliveries', () => {
     expect(got.map((g) => g.json.payment.payment_status)).toEqual(['confirming', 'finished']);
     expect(got.map((g) => g.json.payment.sequence)).toEqual([2, 3]);
 
-    const events = await t.service.deps.db.selectFrom('payment_events').selectAll().where('payment_id', '=', p.id).orderBy('sequence').execute();
+    const events = await t.service.deps.db
+      .selectFrom('payment_events')
+      .selectAll()
+      .where('payment_id', '=', p.id)
+      .orderBy('sequence')
+      .execute();
     for (const [i, g] of got.entries()) {
       expect(g.verified).toBe(true);
-      const serviceHeaders = Object.keys(g.headers).filter((h) => h.startsWith('x-service-')).sort();
-      expect(serviceHeaders).toEqual(['x-service-delivery', 'x-service-event', 'x-service-signature', 'x-service-timestamp']);
+      const serviceHeaders = Object.keys(g.headers)
+        .filter((h) => h.startsWith('x-service-'))
+        .sort();
+      expect(serviceHeaders).toEqual([
+        'x-service-delivery',
+        'x-service-event',
+        'x-service-signature',
+        'x-service-timestamp',
+      ]);
       expect(g.headers['x-service-event']).toBe('payment.updated');
       expect(g.headers['x-service-delivery']).toMatch(/^dlv_[0-9a-z]{20}$/);
       expect(g.headers['x-service-timestamp']).toBe(String(Math.floor(clock.now() / 1000)));
@@ -64,17 +80,48 @@ describe('payment.updated deliveries', () => {
     expect(fin.source).toBe('crypto-payments-service');
     expect(fin.merchant).toEqual({ user_id: t.merchant.merchant_id });
     expect(fin.created_at).toBe(new Date(clock.now()).toISOString());
-    for (const k of ['payment_id', 'invoice_id', 'purchase_id', 'payment_status', 'price_amount', 'price_currency', 'pay_amount', 'pay_currency', 'actually_paid', 'pay_address', 'network', 'confirmed_at', 'customer', 'sequence', 'status_detail', 'updated_at']) {
+    for (const k of [
+      'payment_id',
+      'invoice_id',
+      'purchase_id',
+      'payment_status',
+      'price_amount',
+      'price_currency',
+      'pay_amount',
+      'pay_currency',
+      'actually_paid',
+      'pay_address',
+      'network',
+      'confirmed_at',
+      'customer',
+      'sequence',
+      'status_detail',
+      'updated_at',
+    ]) {
       expect(fin.payment, k).toHaveProperty(k);
     }
-    expect(fin.payment).toMatchObject({ payment_status: 'finished', status_detail: 'none', price_amount: 100, price_currency: 'USD', pay_currency: 'BTC', pay_address: p.address, network: 'btc', customer: { name: 'Bob', email: 'bob@example.com' } });
+    expect(fin.payment).toMatchObject({
+      payment_status: 'finished',
+      status_detail: 'none',
+      price_amount: 100,
+      price_currency: 'USD',
+      pay_currency: 'BTC',
+      pay_address: p.address,
+      network: 'btc',
+      customer: { name: 'Bob', email: 'bob@example.com' },
+    });
     expect(fin.payment.confirmed_at).toBe(new Date(clock.now()).toISOString());
     // Exact amounts: the same digits as the API returned, as JSON numbers.
     expect(got[1]?.body).toContain(`"pay_amount":${p.payAmount},`);
     expect(got[1]?.body).toContain(`"actually_paid":${p.payAmount},`);
 
     // The receiver helper accepts it and returns the typed event.
-    const ev = verifyWebhook(got[1]?.body as string, got[1]?.headers as Record<string, string>, t.merchant.webhook_secret, { now: clock.now() });
+    const ev = verifyWebhook(
+      got[1]?.body as string,
+      got[1]?.headers as Record<string, string>,
+      t.merchant.webhook_secret,
+      { now: clock.now() },
+    );
     expect(ev.payment.payment_status).toBe('finished');
   });
 
@@ -82,7 +129,13 @@ describe('payment.updated deliveries', () => {
     const p = await paidPayment('doge', 30);
     await rcv.waitFor(() => forPayment(p.id).some((x) => x.json.payment.payment_status === 'finished'));
     // A second deposit after `finished`: still finished, but more was paid (overpaid).
-    expect((await t.api('/api/v1/sandbox/transfers', { body: { currency: 'doge', address: p.address, amount: p.payAmount } })).status).toBe(201);
+    expect(
+      (
+        await t.api('/api/v1/sandbox/transfers', {
+          body: { currency: 'doge', address: p.address, amount: p.payAmount },
+        })
+      ).status,
+    ).toBe(201);
     await t.api('/api/v1/sandbox/blocks', { body: { network: 'doge', count: 2 } });
     await rcv.waitFor(() => forPayment(p.id).some((x) => x.json.payment.status_detail === 'overpaid'));
     const last = forPayment(p.id).find((x) => x.json.payment.status_detail === 'overpaid');
@@ -90,8 +143,14 @@ describe('payment.updated deliveries', () => {
     expect(last?.json.payment.payment_status).toBe('finished');
     expect(last?.json.payment.sequence).toBeGreaterThan(3);
     expect(last?.json.payment.actually_paid).toBeGreaterThan(Number(p.payAmount));
-    const events = await t.service.deps.db.selectFrom('payment_events').select('id').where('payment_id', '=', p.id).execute();
-    await rcv.waitFor(() => new Set(forPayment(p.id).map((x) => x.headers['x-service-delivery'])).size === events.length);
+    const events = await t.service.deps.db
+      .selectFrom('payment_events')
+      .select('id')
+      .where('payment_id', '=', p.id)
+      .execute();
+    await rcv.waitFor(
+      () => new Set(forPayment(p.id).map((x) => x.headers['x-service-delivery'])).size === events.length,
+    );
   });
 
   it('signs so that an independent implementation (Python hmac) agrees', async () => {
@@ -103,7 +162,11 @@ describe('payment.updated deliveries', () => {
       'msg = sys.argv[2].encode() + b"." + body',
       'print("sha256=" + hmac.new(sys.argv[1].encode(), msg, hashlib.sha256).hexdigest())',
     ].join('\n');
-    const out = execFileSync('python3', ['-c', py, t.merchant.webhook_secret, String(g?.headers['x-service-timestamp'])], { input: Buffer.from(g?.body ?? '', 'utf8') });
+    const out = execFileSync(
+      'python3',
+      ['-c', py, t.merchant.webhook_secret, String(g?.headers['x-service-timestamp'])],
+      { input: Buffer.from(g?.body ?? '', 'utf8') },
+    );
     expect(out.toString().trim()).toBe(g?.headers['x-service-signature']);
   });
 
@@ -114,16 +177,30 @@ describe('payment.updated deliveries', () => {
     expect(log.status, log.text).toBe(200);
     const ds = log.json.data.deliveries;
     expect(ds).toHaveLength(2);
-    await expect.poll(async () => (await t.api(`/api/v1/webhook-deliveries?payment_id=${p.id}&status=succeeded`)).json.data.deliveries.length).toBe(2);
+    await expect
+      .poll(
+        async () =>
+          (await t.api(`/api/v1/webhook-deliveries?payment_id=${p.id}&status=succeeded`)).json.data.deliveries.length,
+      )
+      .toBe(2);
     const fresh = (await t.api(`/api/v1/webhook-deliveries?payment_id=${p.id}`)).json.data.deliveries;
     for (const d of fresh) {
-      expect(d).toMatchObject({ payment_id: p.id, status: 'succeeded', attempt_count: 1, last_response_code: 200, last_error: null, test: false });
+      expect(d).toMatchObject({
+        payment_id: p.id,
+        status: 'succeeded',
+        attempt_count: 1,
+        last_response_code: 200,
+        last_error: null,
+        test: false,
+      });
       expect(d.attempts).toHaveLength(1);
       expect(d.attempts[0]).toMatchObject({ attempt: 1, response_code: 200, error: null, url: rcv.url });
       expect(typeof d.attempts[0].duration_ms).toBe('number');
     }
     expect(fresh.map((d: { sequence: number }) => d.sequence).sort()).toEqual([2, 3]);
-    expect((await t.api(`/api/v1/webhook-deliveries?payment_id=${p.id}&status=failed`)).json.data.deliveries).toEqual([]);
+    expect((await t.api(`/api/v1/webhook-deliveries?payment_id=${p.id}&status=failed`)).json.data.deliveries).toEqual(
+      [],
+    );
 
     const page1 = await t.api('/api/v1/webhook-deliveries?limit=1');
     expect(page1.json.data.deliveries).toHaveLength(1);
@@ -133,7 +210,9 @@ describe('payment.updated deliveries', () => {
   });
 
   it('redelivers with the same delivery id and a fresh timestamp and signature', async () => {
-    const first = rcv.received.find((x) => x.json?.payment?.payment_status === 'finished') as (typeof rcv.received)[number];
+    const first = rcv.received.find(
+      (x) => x.json?.payment?.payment_status === 'finished',
+    ) as (typeof rcv.received)[number];
     const id = String(first.headers['x-service-delivery']);
     clock.advance(90_000);
     const before = rcv.received.length;
@@ -141,7 +220,9 @@ describe('payment.updated deliveries', () => {
     expect(r.status, r.text).toBe(202);
     expect(r.json.data.delivery_id).toBe(id);
     await rcv.waitFor((all) => all.slice(before).some((x) => x.headers['x-service-delivery'] === id));
-    const again = rcv.received.slice(before).find((x) => x.headers['x-service-delivery'] === id) as (typeof rcv.received)[number];
+    const again = rcv.received
+      .slice(before)
+      .find((x) => x.headers['x-service-delivery'] === id) as (typeof rcv.received)[number];
     expect(again.verified).toBe(true);
     expect(again.body).toBe(first.body);
     expect(Number(again.headers['x-service-timestamp'])).toBe(Number(first.headers['x-service-timestamp']) + 90);
@@ -177,11 +258,19 @@ describe('delivery routes: errors and auth', () => {
     const other = await createMerchant(t.service.deps.db, clock, { name: 'Other', mode: 'test' });
     const mine = (await t.api('/api/v1/webhook-deliveries')).json.data.deliveries[0].delivery_id;
     expect((await t.api('/api/v1/webhook-deliveries', { key: other.secret_key })).json.data.deliveries).toEqual([]);
-    expect((await t.api(`/api/v1/webhook-deliveries/${mine}/redeliver`, { method: 'POST', key: other.secret_key })).status).toBe(404);
+    expect(
+      (await t.api(`/api/v1/webhook-deliveries/${mine}/redeliver`, { method: 'POST', key: other.secret_key })).status,
+    ).toBe(404);
     // No webhook URL: a test event cannot be sent, and nothing is written.
     const none = await t.api('/api/v1/webhook-deliveries/test', { method: 'POST', key: other.secret_key });
     expect(none.status).toBe(400);
-    expect(await t.service.deps.db.selectFrom('webhook_deliveries').select('id').where('merchant_id', '=', other.merchant_id).execute()).toEqual([]);
+    expect(
+      await t.service.deps.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('merchant_id', '=', other.merchant_id)
+        .execute(),
+    ).toEqual([]);
   });
 
   it('answers 401 without a secret key', async () => {

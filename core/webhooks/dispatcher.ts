@@ -4,7 +4,16 @@ import { toError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/schema.js';
-import { type AttemptRecord, type Claimed, claimDue, type Endpoint, nextDueAt, type Outcome, recordAttempts, releaseLeases } from './leases.js';
+import {
+  type AttemptRecord,
+  type Claimed,
+  claimDue,
+  type Endpoint,
+  nextDueAt,
+  type Outcome,
+  recordAttempts,
+  releaseLeases,
+} from './leases.js';
 import { parseRetryAfter, retryDelayMs } from './schedule.js';
 import { webhookHeaders } from './sign.js';
 import type { PostResult, WebhookTransport } from './transport.js';
@@ -231,15 +240,39 @@ export class WebhookDispatcher {
     try {
       if (!ep.url) throw new Error('no webhook URL configured');
       // Signed with the secret read at claim time: a rotated secret applies to the next claim, retries included.
-      result = await this.transport.post(ep.url, ep.mode, webhookHeaders(ep.secret, d.id, startedAt, d.payload), d.payload);
+      result = await this.transport.post(
+        ep.url,
+        ep.mode,
+        webhookHeaders(ep.secret, d.id, startedAt, d.payload),
+        d.payload,
+      );
     } catch (e) {
-      result = { statusCode: null, retryAfter: undefined, durationMs: 0, error: toError(e).message, responseExcerpt: null };
+      result = {
+        statusCode: null,
+        retryAfter: undefined,
+        durationMs: 0,
+        error: toError(e).message,
+        responseExcerpt: null,
+      };
     }
     const outcome = this.outcomeOf(d, result);
     if (outcome.kind !== 'succeeded') {
-      this.deps.logger.info('webhook attempt failed', { delivery_id: d.id, attempt: d.attempts, status: result.statusCode, error: outcome.error, outcome: outcome.kind });
+      this.deps.logger.info('webhook attempt failed', {
+        delivery_id: d.id,
+        attempt: d.attempts,
+        status: result.statusCode,
+        error: outcome.error,
+        outcome: outcome.kind,
+      });
     }
-    this.buffer.push({ delivery: d, url: ep.url ?? '', startedAt, durationMs: result.durationMs, responseExcerpt: result.responseExcerpt, outcome });
+    this.buffer.push({
+      delivery: d,
+      url: ep.url ?? '',
+      startedAt,
+      durationMs: result.durationMs,
+      responseExcerpt: result.responseExcerpt,
+      outcome,
+    });
     const lane = this.lanes.get(d.merchant_id);
     if (lane) lane.inFlight--;
     this.claimedCount--;
@@ -253,7 +286,8 @@ export class WebhookDispatcher {
   private outcomeOf(d: Claimed, r: PostResult): Outcome {
     const code = r.statusCode;
     if (code !== null && code >= 200 && code < 300) return { kind: 'succeeded', statusCode: code };
-    if (code === 410) return { kind: 'gone', statusCode: 410, error: 'Endpoint answered 410 Gone: it is disabled until re-enabled' };
+    if (code === 410)
+      return { kind: 'gone', statusCode: 410, error: 'Endpoint answered 410 Gone: it is disabled until re-enabled' };
     const error = r.error ?? `HTTP ${code}`;
     const now = this.deps.clock.now();
     const step = d.schedule_step + 1;
@@ -272,7 +306,10 @@ export class WebhookDispatcher {
           await recordAttempts(this.deps.db, this.owner, this.deps.clock.now(), batch);
         } catch (e) {
           // The leases run out and the rows are retried: at-least-once, never lost.
-          this.deps.logger.error('recording webhook attempts failed', { error: toError(e).message, count: batch.length });
+          this.deps.logger.error('recording webhook attempts failed', {
+            error: toError(e).message,
+            count: batch.length,
+          });
         }
       }
     })().finally(() => {

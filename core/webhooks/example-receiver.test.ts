@@ -11,7 +11,11 @@ let url = '';
 
 /** Runs examples/webhook-receiver.ts as a merchant would: its own process, importing the package by name. */
 async function startExample(secret: string): Promise<void> {
-  child = spawn('npx', ['tsx', 'examples/webhook-receiver.ts'], { env: { ...process.env, WEBHOOK_SECRET: secret, PORT: '0', FULFIL_DELAY_MS: '1500' }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  child = spawn('npx', ['tsx', 'examples/webhook-receiver.ts'], {
+    env: { ...process.env, WEBHOOK_SECRET: secret, PORT: '0', FULFIL_DELAY_MS: '1500' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
   const rl = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`example exited with ${code}`)));
@@ -35,7 +39,11 @@ async function until(pred: () => boolean, ms = 20_000): Promise<void> {
 beforeAll(async () => {
   t = await startTestService({ start: true });
   await startExample(t.merchant.webhook_secret);
-  await t.service.deps.db.updateTable('merchants').set({ webhook_url: url }).where('id', '=', t.merchant.merchant_id).execute();
+  await t.service.deps.db
+    .updateTable('merchants')
+    .set({ webhook_url: url })
+    .where('id', '=', t.merchant.merchant_id)
+    .execute();
 }, 60_000);
 afterAll(async () => {
   // npx -> tsx -> node: end the whole group this test started.
@@ -45,7 +53,9 @@ afterAll(async () => {
 
 describe('examples/webhook-receiver.ts', () => {
   it('fulfils once on finished, answers before fulfilling, drops duplicates, stale sequences, forgeries and test events', async () => {
-    const created = await t.api('/api/v1/payments', { body: { amount: 25, currency: 'btc', email: 'c@example.com', order_id: 'order-42' } });
+    const created = await t.api('/api/v1/payments', {
+      body: { amount: 25, currency: 'btc', email: 'c@example.com', order_id: 'order-42' },
+    });
     const d = created.json.data;
     const amount = /"pay_amount":([0-9.]+)/.exec(created.text)?.[1];
     await t.api('/api/v1/sandbox/transfers', { body: { currency: 'btc', address: d.blockchain.pay_address, amount } });
@@ -69,13 +79,27 @@ describe('examples/webhook-receiver.ts', () => {
 
     // An older event arriving late under a new delivery id is stale.
     const confirming = log.find((x: { sequence: number }) => x.sequence === 2);
-    const old = (await t.service.deps.db.selectFrom('webhook_deliveries').select('payload').where('id', '=', confirming.delivery_id).executeTakeFirstOrThrow()).payload;
-    const late = await fetch(url, { method: 'POST', headers: webhookHeaders(t.merchant.webhook_secret, 'dlv_late_copy', Date.now(), old), body: old });
+    const old = (
+      await t.service.deps.db
+        .selectFrom('webhook_deliveries')
+        .select('payload')
+        .where('id', '=', confirming.delivery_id)
+        .executeTakeFirstOrThrow()
+    ).payload;
+    const late = await fetch(url, {
+      method: 'POST',
+      headers: webhookHeaders(t.merchant.webhook_secret, 'dlv_late_copy', Date.now(), old),
+      body: old,
+    });
     expect(late.status).toBe(204);
     await until(() => lines.some((l) => l.ignored === 'stale'));
 
     // A forgery is refused.
-    const forged = await fetch(url, { method: 'POST', headers: webhookHeaders('whsec_wrong', 'dlv_forged', Date.now(), old), body: old });
+    const forged = await fetch(url, {
+      method: 'POST',
+      headers: webhookHeaders('whsec_wrong', 'dlv_forged', Date.now(), old),
+      body: old,
+    });
     expect(forged.status).toBe(400);
 
     // A test event is acknowledged and never fulfilled.

@@ -16,7 +16,9 @@ beforeAll(async () => {
   // Two service instances on one store, both dispatching and polling hard, as two processes would.
   const env = { WEBHOOK_POLL_MS: '10', WEBHOOK_CONCURRENCY_PER_ENDPOINT: '32' };
   a = await startTestService({ start: true, webhookUrl: rcv.url, env });
-  b = await buildService(loadConfig({ DATABASE_URL: a.service.config.DATABASE_URL, LOG_LEVEL: 'silent', PORT: '0', ...env }));
+  b = await buildService(
+    loadConfig({ DATABASE_URL: a.service.config.DATABASE_URL, LOG_LEVEL: 'silent', PORT: '0', ...env }),
+  );
   b.start();
   rcv.secret = a.merchant.webhook_secret;
 });
@@ -39,12 +41,25 @@ describe('leases across processes', () => {
     a.service.webhooks.wake();
     b.webhooks.wake();
     await expect
-      .poll(async () => (await a.service.deps.db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'succeeded').execute()).length, { timeout: 30_000, interval: 100 })
+      .poll(
+        async () =>
+          (
+            await a.service.deps.db
+              .selectFrom('webhook_deliveries')
+              .select('id')
+              .where('status', '=', 'succeeded')
+              .execute()
+          ).length,
+        { timeout: 30_000, interval: 100 },
+      )
       .toBe(300);
     const got = rcv.received.map((x) => String(x.headers['x-service-delivery']));
     expect(new Set(got)).toEqual(ids);
     expect(got).toHaveLength(300); // each exactly once
-    const attempts = await a.service.deps.db.selectFrom('webhook_attempts').select(['delivery_id', 'attempt_no']).execute();
+    const attempts = await a.service.deps.db
+      .selectFrom('webhook_attempts')
+      .select(['delivery_id', 'attempt_no'])
+      .execute();
     expect(attempts).toHaveLength(300);
     expect(attempts.every((x) => x.attempt_no === 1)).toBe(true);
   }, 60_000);
@@ -56,7 +71,7 @@ describe('a crashed holder', () => {
     await t?.close();
   });
 
-  it("leaves its leased row alone until the lease runs out, then another process delivers it with the same id", async () => {
+  it('leaves its leased row alone until the lease runs out, then another process delivers it with the same id', async () => {
     const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
     t = await startTestService({ clock, webhookUrl: rcv.url });
     rcv.secret = t.merchant.webhook_secret;
@@ -64,13 +79,21 @@ describe('a crashed holder', () => {
     rcv.reply = () => ({ status: 200 });
     const d = await sendTestEvent(t.service.deps.db, t.merchant.merchant_id, clock.now());
     // What a process killed mid-attempt leaves behind: a lease it will never release, the attempt counted.
-    await t.service.deps.db.updateTable('webhook_deliveries').set({ lease_owner: 'wrk_dead', lease_until: clock.now() + 15_000, attempts: 1 }).where('id', '=', d.id).execute();
+    await t.service.deps.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_owner: 'wrk_dead', lease_until: clock.now() + 15_000, attempts: 1 })
+      .where('id', '=', d.id)
+      .execute();
     await t.service.webhooks.settle();
     expect(rcv.received).toHaveLength(0);
     clock.advance(15_001);
     await t.service.webhooks.settle();
     expect(rcv.received.map((x) => x.headers['x-service-delivery'])).toEqual([d.id]);
-    const row = await t.service.deps.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', d.id).executeTakeFirstOrThrow();
+    const row = await t.service.deps.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', d.id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'succeeded', attempts: 2, lease_owner: null });
   });
 });

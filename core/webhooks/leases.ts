@@ -16,7 +16,14 @@ export type Endpoint = { url: string | null; secret: string; mode: 'test' | 'liv
 export async function claimDue(
   db: Kysely<Database>,
   dialect: 'sqlite' | 'postgres',
-  o: { owner: string; now: number; leaseMs: number; limit: number; allowance: (merchantId: string) => number; skipMerchants: string[] },
+  o: {
+    owner: string;
+    now: number;
+    leaseMs: number;
+    limit: number;
+    allowance: (merchantId: string) => number;
+    skipMerchants: string[];
+  },
 ): Promise<{ claimed: Claimed[]; endpoints: Map<string, Endpoint> }> {
   let candidates = db
     .selectFrom('webhook_deliveries as d')
@@ -28,7 +35,10 @@ export async function claimDue(
     .where('m.webhook_enabled', '=', 1)
     .where('m.webhook_url', 'is not', null);
   if (o.skipMerchants.length > 0) candidates = candidates.where('d.merchant_id', 'not in', o.skipMerchants);
-  const rows = await candidates.orderBy('d.next_attempt_at').limit(Math.min(o.limit * 4, 200)).execute();
+  const rows = await candidates
+    .orderBy('d.next_attempt_at')
+    .limit(Math.min(o.limit * 4, 200))
+    .execute();
   const taken = new Map<string, number>();
   const ids: string[] = [];
   const endpoints = new Map<string, Endpoint>();
@@ -91,7 +101,12 @@ export interface AttemptRecord {
  * lets a single SQLite writer keep up). A row whose lease was lost (this process stalled past it) is not touched:
  * the new holder owns its state now; the attempt itself is still logged.
  */
-export async function recordAttempts(db: Kysely<Database>, owner: string, now: number, records: AttemptRecord[]): Promise<void> {
+export async function recordAttempts(
+  db: Kysely<Database>,
+  owner: string,
+  now: number,
+  records: AttemptRecord[],
+): Promise<void> {
   if (records.length === 0) return;
   await db.transaction().execute(async (trx) => {
     await trx
@@ -115,11 +130,24 @@ export async function recordAttempts(db: Kysely<Database>, owner: string, now: n
     if (ok.length > 0) {
       // Grouped by status code so a batch of 200s is one statement.
       const byCode = new Map<number, string[]>();
-      for (const r of ok) byCode.set(r.outcome.statusCode as number, [...(byCode.get(r.outcome.statusCode as number) ?? []), r.delivery.id]);
+      for (const r of ok)
+        byCode.set(r.outcome.statusCode as number, [
+          ...(byCode.get(r.outcome.statusCode as number) ?? []),
+          r.delivery.id,
+        ]);
       for (const [code, ids] of byCode) {
         await trx
           .updateTable('webhook_deliveries')
-          .set({ status: 'succeeded', next_attempt_at: null, lease_owner: null, lease_until: null, last_status_code: code, last_error: null, delivered_at: now, updated_at: now })
+          .set({
+            status: 'succeeded',
+            next_attempt_at: null,
+            lease_owner: null,
+            lease_until: null,
+            last_status_code: code,
+            last_error: null,
+            delivered_at: now,
+            updated_at: now,
+          })
           .where('id', 'in', ids)
           .where('lease_owner', '=', owner)
           .execute();
@@ -128,18 +156,51 @@ export async function recordAttempts(db: Kysely<Database>, owner: string, now: n
     for (const r of records) {
       const o = r.outcome;
       if (o.kind === 'succeeded') continue;
-      const base = trx.updateTable('webhook_deliveries').where('id', '=', r.delivery.id).where('lease_owner', '=', owner);
+      const base = trx
+        .updateTable('webhook_deliveries')
+        .where('id', '=', r.delivery.id)
+        .where('lease_owner', '=', owner);
       if (o.kind === 'retry') {
         await base
-          .set({ next_attempt_at: o.nextAttemptAt, schedule_step: o.scheduleStep, lease_owner: null, lease_until: null, last_status_code: o.statusCode, last_error: o.error, updated_at: now })
+          .set({
+            next_attempt_at: o.nextAttemptAt,
+            schedule_step: o.scheduleStep,
+            lease_owner: null,
+            lease_until: null,
+            last_status_code: o.statusCode,
+            last_error: o.error,
+            updated_at: now,
+          })
           .execute();
       } else if (o.kind === 'failed') {
         await base
-          .set({ status: 'failed', next_attempt_at: null, schedule_step: o.scheduleStep, lease_owner: null, lease_until: null, last_status_code: o.statusCode, last_error: o.error, updated_at: now })
+          .set({
+            status: 'failed',
+            next_attempt_at: null,
+            schedule_step: o.scheduleStep,
+            lease_owner: null,
+            lease_until: null,
+            last_status_code: o.statusCode,
+            last_error: o.error,
+            updated_at: now,
+          })
           .execute();
       } else {
-        await base.set({ next_attempt_at: now, lease_owner: null, lease_until: null, last_status_code: 410, last_error: o.error, updated_at: now }).execute();
-        await trx.updateTable('merchants').set({ webhook_enabled: 0, updated_at: now }).where('id', '=', r.delivery.merchant_id).execute();
+        await base
+          .set({
+            next_attempt_at: now,
+            lease_owner: null,
+            lease_until: null,
+            last_status_code: 410,
+            last_error: o.error,
+            updated_at: now,
+          })
+          .execute();
+        await trx
+          .updateTable('merchants')
+          .set({ webhook_enabled: 0, updated_at: now })
+          .where('id', '=', r.delivery.merchant_id)
+          .execute();
       }
     }
   });

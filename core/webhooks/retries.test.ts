@@ -32,7 +32,8 @@ async function endpoint() {
   return { rcv, m, sendTest };
 }
 
-const row = (id: string) => t.service.deps.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const row = (id: string) =>
+  t.service.deps.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const settle = () => t.service.webhooks.settle();
 
 describe('retry schedule', () => {
@@ -83,12 +84,16 @@ describe('retry schedule', () => {
 
     const log = await t.api('/api/v1/webhook-deliveries?status=failed', { key: m.secret_key });
     expect(log.json.data.deliveries).toHaveLength(1);
-    expect(log.json.data.deliveries[0].attempts.map((a: { response_code: number }) => a.response_code)).toEqual(Array(10).fill(500));
+    expect(log.json.data.deliveries[0].attempts.map((a: { response_code: number }) => a.response_code)).toEqual(
+      Array(10).fill(500),
+    );
     expect(log.json.data.deliveries[0].attempts[0].error).toBe('HTTP 500');
 
     // Failed is not the end: the merchant can still redeliver it, on a fresh schedule.
     rcv.reply = () => ({ status: 204 });
-    expect((await t.api(`/api/v1/webhook-deliveries/${id}/redeliver`, { method: 'POST', key: m.secret_key })).status).toBe(202);
+    expect(
+      (await t.api(`/api/v1/webhook-deliveries/${id}/redeliver`, { method: 'POST', key: m.secret_key })).status,
+    ).toBe(202);
     await settle();
     expect(await row(id)).toMatchObject({ status: 'succeeded', attempts: 11, last_status_code: 204 });
   });
@@ -106,7 +111,10 @@ describe('retry schedule', () => {
     expect(rcv.received).toHaveLength(2);
     expect((await row(id)).next_attempt_at).toBe(clock.now() + RETRY_AFTER_CAP_MS);
 
-    rcv.reply = () => ({ status: 503, headers: { 'retry-after': new Date(clock.now() + RETRY_AFTER_CAP_MS + 60_000).toUTCString() } });
+    rcv.reply = () => ({
+      status: 503,
+      headers: { 'retry-after': new Date(clock.now() + RETRY_AFTER_CAP_MS + 60_000).toUTCString() },
+    });
     clock.advance(RETRY_AFTER_CAP_MS);
     await settle();
     expect(rcv.received).toHaveLength(3);
@@ -150,7 +158,9 @@ describe('410 Gone', () => {
     expect(en.status, en.text).toBe(200);
     expect(en.json.data.enabled).toBe(true);
     await settle();
-    expect(new Set(rcv.received.slice(1).map((x) => x.headers['x-service-delivery']))).toEqual(new Set([first, second]));
+    expect(new Set(rcv.received.slice(1).map((x) => x.headers['x-service-delivery']))).toEqual(
+      new Set([first, second]),
+    );
     expect(await row(first)).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(await row(second)).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
@@ -164,15 +174,27 @@ describe('a slow endpoint', () => {
 
   it("times out after the budget and never delays another merchant's deliveries", async () => {
     // Real clock and the running dispatcher here: the timeout is wall time.
-    s = await startTestService({ start: true, env: { WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_CONCURRENCY_PER_ENDPOINT: '4' } });
+    s = await startTestService({
+      start: true,
+      env: { WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_CONCURRENCY_PER_ENDPOINT: '4' },
+    });
     const slow = await startReceiver('x');
     const fast = await startReceiver('x');
     receivers.push(slow, fast);
     slow.reply = () => ({ status: 200, hang: true });
-    const a = await createMerchant(s.service.deps.db, s.service.deps.clock, { name: 'Slow', mode: 'test', webhookUrl: slow.url });
-    const b = await createMerchant(s.service.deps.db, s.service.deps.clock, { name: 'Fast', mode: 'test', webhookUrl: fast.url });
+    const a = await createMerchant(s.service.deps.db, s.service.deps.clock, {
+      name: 'Slow',
+      mode: 'test',
+      webhookUrl: slow.url,
+    });
+    const b = await createMerchant(s.service.deps.db, s.service.deps.clock, {
+      name: 'Fast',
+      mode: 'test',
+      webhookUrl: fast.url,
+    });
     fast.secret = b.webhook_secret;
-    for (let i = 0; i < 12; i++) expect((await s.api('/api/v1/webhook-deliveries/test', { method: 'POST', key: a.secret_key })).status).toBe(202);
+    for (let i = 0; i < 12; i++)
+      expect((await s.api('/api/v1/webhook-deliveries/test', { method: 'POST', key: a.secret_key })).status).toBe(202);
     await slow.waitFor((all) => all.length >= 4);
     const sent = Date.now();
     expect((await s.api('/api/v1/webhook-deliveries/test', { method: 'POST', key: b.secret_key })).status).toBe(202);
@@ -184,10 +206,15 @@ describe('a slow endpoint', () => {
     const log = await s.api('/api/v1/webhook-deliveries?limit=200', { key: a.secret_key });
     expect(log.json.data.deliveries).toHaveLength(12);
     await expect
-      .poll(async () => {
-        const l = await s.api('/api/v1/webhook-deliveries?limit=200', { key: a.secret_key });
-        return l.json.data.deliveries.flatMap((d: { attempts: { error: string }[] }) => d.attempts).filter((x: { error: string }) => /timed out after 1500 ms/.test(x.error)).length;
-      }, { timeout: 15_000, interval: 200 })
+      .poll(
+        async () => {
+          const l = await s.api('/api/v1/webhook-deliveries?limit=200', { key: a.secret_key });
+          return l.json.data.deliveries
+            .flatMap((d: { attempts: { error: string }[] }) => d.attempts)
+            .filter((x: { error: string }) => /timed out after 1500 ms/.test(x.error)).length;
+        },
+        { timeout: 15_000, interval: 200 },
+      )
       .toBeGreaterThanOrEqual(4);
   }, 30_000);
 });

@@ -15,7 +15,12 @@ export function signature(secret: string, timestampSeconds: number, rawBody: str
  * Exactly the spec's headers for one attempt. The delivery id is the same on every attempt; the timestamp and
  * signature are fresh, so a captured request cannot be replayed once the receiver's tolerance has passed.
  */
-export function webhookHeaders(secret: string, deliveryId: string, nowMs: number, rawBody: string): Record<string, string> {
+export function webhookHeaders(
+  secret: string,
+  deliveryId: string,
+  nowMs: number,
+  rawBody: string,
+): Record<string, string> {
   const ts = Math.floor(nowMs / 1000);
   return {
     'content-type': 'application/json',

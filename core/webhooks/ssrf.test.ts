@@ -7,7 +7,8 @@ import { startReceiver, type TestReceiver } from './testing/receiver.js';
 let t: TestService;
 let rcv: TestReceiver;
 // DNS is outside the service: this resolver stands for a hostile zone whose name points at our loopback.
-const resolver: Resolver = (host) => (host === 'hooks.shop.test' ? Promise.resolve([{ address: '127.0.0.1', family: 4 }]) : systemResolver(host));
+const resolver: Resolver = (host) =>
+  host === 'hooks.shop.test' ? Promise.resolve([{ address: '127.0.0.1', family: 4 }]) : systemResolver(host);
 
 beforeAll(async () => {
   rcv = await startReceiver('x');
@@ -30,7 +31,30 @@ async function attemptTo(url: string, mode: 'test' | 'live') {
 
 describe('address guard', () => {
   it('tells public addresses from loopback, private, link-local, metadata and mapped forms', () => {
-    for (const a of ['127.0.0.1', '127.8.9.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:7f00:1::1', 'not-an-ip']) {
+    for (const a of [
+      '127.0.0.1',
+      '127.8.9.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '224.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '2002:7f00:1::1',
+      'not-an-ip',
+    ]) {
       expect(isPublicAddress(a), a).toBe(false);
     }
     for (const a of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
@@ -60,7 +84,9 @@ describe('live-mode webhook targets', () => {
   it('refuses, at connect time, host names that resolve to loopback (system DNS and a hostile zone)', async () => {
     for (const url of [`https://localhost:${rcv.port}/hook`, `https://hooks.shop.test:${rcv.port}/hook`]) {
       const d = await attemptTo(url, 'live');
-      expect(d.attempts[0].error, url).toMatch(/^refused: webhook host .* resolves to (127\.0\.0\.1|::1), which is not a public address/);
+      expect(d.attempts[0].error, url).toMatch(
+        /^refused: webhook host .* resolves to (127\.0\.0\.1|::1), which is not a public address/,
+      );
     }
     expect(rcv.received).toHaveLength(0);
   });

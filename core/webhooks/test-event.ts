@@ -13,7 +13,11 @@ import { type Delivery, getDelivery, insertDeliveryForEvent } from './deliveries
 export async function sendTestEvent(db: Kysely<Database>, merchantId: string, now: number): Promise<Delivery> {
   const m = await db.selectFrom('merchants').select(['webhook_url']).where('id', '=', merchantId).executeTakeFirst();
   if (!m) throw new AppError('NOT_FOUND', `merchant ${merchantId} not found`);
-  if (!m.webhook_url) throw new AppError('BAD_REQUEST', 'No webhook URL is configured for this merchant; set one first (admin CLI: merchant update --webhook-url)');
+  if (!m.webhook_url)
+    throw new AppError(
+      'BAD_REQUEST',
+      'No webhook URL is configured for this merchant; set one first (admin CLI: merchant update --webhook-url)',
+    );
   const eventId = uuid();
   const payload = JSON.stringify({
     id: eventId,
@@ -43,7 +47,11 @@ export async function sendTestEvent(db: Kysely<Database>, merchantId: string, no
       customer: { name: 'Test Customer', email: 'test@example.com' },
     },
   });
-  const id = await db.transaction().execute((trx) => insertDeliveryForEvent(trx, { eventId, merchantId, paymentId: null, sequence: null, payload, kind: 'test' }, now));
+  const id = await db
+    .transaction()
+    .execute((trx) =>
+      insertDeliveryForEvent(trx, { eventId, merchantId, paymentId: null, sequence: null, payload, kind: 'test' }, now),
+    );
   const d = id ? await getDelivery(db, merchantId, id) : undefined;
   if (!d) throw new AppError('BAD_REQUEST', 'No webhook URL is configured for this merchant');
   return d;

@@ -34,7 +34,11 @@ export class WebhookTransport {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     const resolver = opts.resolver ?? systemResolver;
     const make = (mode: 'test' | 'live') => {
-      const common = { keepAlive: true, maxSockets: opts.maxSocketsPerHost ?? 64, lookup: guardedLookup(mode, resolver) as never };
+      const common = {
+        keepAlive: true,
+        maxSockets: opts.maxSocketsPerHost ?? 64,
+        lookup: guardedLookup(mode, resolver) as never,
+      };
       return { http: new http.Agent(common), https: new https.Agent(common) };
     };
     this.agents = { test: make('test'), live: make('live') };
@@ -42,13 +46,23 @@ export class WebhookTransport {
 
   post(target: string, mode: 'test' | 'live', headers: Record<string, string>, body: string): Promise<PostResult> {
     const started = performance.now();
-    const done = (r: Omit<PostResult, 'durationMs'>): PostResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+    const done = (r: Omit<PostResult, 'durationMs'>): PostResult => ({
+      ...r,
+      durationMs: Math.round(performance.now() - started),
+    });
     let url: URL;
     try {
       url = new URL(target);
       checkTargetUrl(url, mode);
     } catch (e) {
-      return Promise.resolve(done({ statusCode: null, retryAfter: undefined, error: `refused: ${e instanceof Error ? e.message : String(e)}`, responseExcerpt: null }));
+      return Promise.resolve(
+        done({
+          statusCode: null,
+          retryAfter: undefined,
+          error: `refused: ${e instanceof Error ? e.message : String(e)}`,
+          responseExcerpt: null,
+        }),
+      );
     }
     const secure = url.protocol === 'https:';
     const lib = secure ? https : http;
@@ -61,20 +75,36 @@ export class WebhookTransport {
         clearTimeout(timer);
         resolve(done(r));
       };
-      const req = lib.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          if (size < EXCERPT_BYTES) chunks.push(c);
-          size += c.length;
-        });
-        res.on('end', () => {
-          const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
-          const ra = res.headers['retry-after'];
-          finish({ statusCode: res.statusCode ?? null, retryAfter: Array.isArray(ra) ? ra[0] : ra, error: null, responseExcerpt: excerpt || null });
-        });
-        res.on('error', (e) => finish({ statusCode: res.statusCode ?? null, retryAfter: undefined, error: e.message, responseExcerpt: null }));
-      });
+      const req = lib.request(
+        url,
+        { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            if (size < EXCERPT_BYTES) chunks.push(c);
+            size += c.length;
+          });
+          res.on('end', () => {
+            const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+            const ra = res.headers['retry-after'];
+            finish({
+              statusCode: res.statusCode ?? null,
+              retryAfter: Array.isArray(ra) ? ra[0] : ra,
+              error: null,
+              responseExcerpt: excerpt || null,
+            });
+          });
+          res.on('error', (e) =>
+            finish({
+              statusCode: res.statusCode ?? null,
+              retryAfter: undefined,
+              error: e.message,
+              responseExcerpt: null,
+            }),
+          );
+        },
+      );
       const timer = setTimeout(() => {
         req.destroy(new Error(`timed out after ${this.timeoutMs} ms`));
       }, this.timeoutMs);

@@ -73,14 +73,27 @@ function header(headers: HeaderBag, name: string): string | undefined {
  * const event = verifyWebhook(rawBody, req.headers, process.env.WEBHOOK_SECRET!);
  * if (event.payment.payment_status === 'finished') fulfil(event.payment.order_id);
  */
-export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string, options: VerifyOptions = {}): PaymentUpdatedEvent {
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: HeaderBag,
+  secret: string,
+  options: VerifyOptions = {},
+): PaymentUpdatedEvent {
   const { toleranceSeconds = 300, now = Date.now() } = options;
   const ts = header(headers, 'x-service-timestamp');
   const sig = header(headers, 'x-service-signature');
-  if (!ts || !sig) throw new WebhookVerificationError('missing_header', 'X-Service-Timestamp and X-Service-Signature are required');
-  if (!/^\d{1,12}$/.test(ts)) throw new WebhookVerificationError('bad_signature', 'X-Service-Timestamp is not a Unix timestamp');
-  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`, 'utf8');
+  if (!ts || !sig)
+    throw new WebhookVerificationError('missing_header', 'X-Service-Timestamp and X-Service-Signature are required');
+  if (!/^\d{1,12}$/.test(ts))
+    throw new WebhookVerificationError('bad_signature', 'X-Service-Timestamp is not a Unix timestamp');
+  const body =
+    typeof rawBody === 'string'
+      ? Buffer.from(rawBody, 'utf8')
+      : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  const expected = Buffer.from(
+    `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`,
+    'utf8',
+  );
   const given = Buffer.from(sig.trim(), 'utf8');
   // Lengths are public (always 71 bytes when well formed); the bytes are compared in constant time.
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
@@ -96,7 +109,14 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, 
     throw new WebhookVerificationError('bad_payload', 'Body is not JSON');
   }
   const e = event as Partial<PaymentUpdatedEvent> | null;
-  if (!e || typeof e !== 'object' || e.event !== 'payment.updated' || typeof e.id !== 'string' || typeof e.payment !== 'object' || e.payment === null) {
+  if (
+    !e ||
+    typeof e !== 'object' ||
+    e.event !== 'payment.updated' ||
+    typeof e.id !== 'string' ||
+    typeof e.payment !== 'object' ||
+    e.payment === null
+  ) {
     throw new WebhookVerificationError('bad_payload', 'Body is not a payment.updated event');
   }
   return e as PaymentUpdatedEvent;

@@ -6,7 +6,16 @@ import { ok } from '../../api-kit/envelope.js';
 import { route } from '../../api-kit/routes.js';
 import { iso, isoOrNull } from '../../core/clock.js';
 import { AppError, invalid } from '../../core/errors.js';
-import { type Attempt, type Delivery, decodeCursor, deliveryStatuses, enableEndpoint, getDelivery, listDeliveries, redeliver } from '../../core/webhooks/deliveries.js';
+import {
+  type Attempt,
+  type Delivery,
+  decodeCursor,
+  deliveryStatuses,
+  enableEndpoint,
+  getDelivery,
+  listDeliveries,
+  redeliver,
+} from '../../core/webhooks/deliveries.js';
 import { sendTestEvent } from '../../core/webhooks/test-event.js';
 import type { MerchantEnv } from '../auth.js';
 import type { MerchantRoutes } from '../index.js';
@@ -57,7 +66,12 @@ export function deliveryView(d: Delivery, attempts: Attempt[]) {
 }
 
 async function attemptsOf(deps: ApiDeps, id: string): Promise<Attempt[]> {
-  return deps.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', id).orderBy('attempt_no').execute();
+  return deps.db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', '=', id)
+    .orderBy('attempt_no')
+    .execute();
 }
 
 /**
@@ -70,9 +84,18 @@ export function webhookDeliveryRoutes(deps: ApiDeps, hooks: DeliveryHooks): Merc
     route(app, '/webhook-deliveries', {
       GET: async (c: Context<MerchantEnv>) => {
         const q = readQuery(c, listDeliveriesQuerySchema);
-        if (q.cursor !== undefined && decodeCursor(q.cursor) === null) throw invalid('cursor', 'Unknown cursor; pass next_cursor from a previous page');
-        const page = await listDeliveries(deps.db, c.get('merchant').id, { paymentId: q.payment_id, status: q.status, limit: q.limit, cursor: q.cursor });
-        return ok(c, { deliveries: page.deliveries.map((d) => deliveryView(d, d.attempt_log)), next_cursor: page.nextCursor });
+        if (q.cursor !== undefined && decodeCursor(q.cursor) === null)
+          throw invalid('cursor', 'Unknown cursor; pass next_cursor from a previous page');
+        const page = await listDeliveries(deps.db, c.get('merchant').id, {
+          paymentId: q.payment_id,
+          status: q.status,
+          limit: q.limit,
+          cursor: q.cursor,
+        });
+        return ok(c, {
+          deliveries: page.deliveries.map((d) => deliveryView(d, d.attempt_log)),
+          next_cursor: page.nextCursor,
+        });
       },
     });
     route(app, '/webhook-deliveries/test', {
@@ -94,7 +117,12 @@ export function webhookDeliveryRoutes(deps: ApiDeps, hooks: DeliveryHooks): Merc
         const d = await redeliver(deps.db, c.get('merchant').id, c.req.param('delivery_id') ?? '', deps.clock.now());
         if (!d) throw new AppError('NOT_FOUND', 'Webhook delivery not found');
         hooks.wake();
-        return ok(c, deliveryView(d, await attemptsOf(deps, d.id)), 'Redelivery queued (same delivery id, fresh timestamp and signature)', 202);
+        return ok(
+          c,
+          deliveryView(d, await attemptsOf(deps, d.id)),
+          'Redelivery queued (same delivery id, fresh timestamp and signature)',
+          202,
+        );
       },
     });
     route(app, '/webhook-endpoint', {
@@ -108,7 +136,11 @@ export function webhookDeliveryRoutes(deps: ApiDeps, hooks: DeliveryHooks): Merc
         const m = c.get('merchant');
         await enableEndpoint(deps.db, m.id, deps.clock.now());
         hooks.wake();
-        return ok(c, { url: m.webhook_url, enabled: true, mode: m.mode }, 'Webhook endpoint enabled; held deliveries go out now');
+        return ok(
+          c,
+          { url: m.webhook_url, enabled: true, mode: m.mode },
+          'Webhook endpoint enabled; held deliveries go out now',
+        );
       },
     });
   };

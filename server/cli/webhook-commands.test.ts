@@ -11,7 +11,9 @@ let rcv: TestReceiver;
 /** The real CLI in its own process, against the running service's store; the service picks work up by polling. */
 async function admin(args: string[]) {
   try {
-    const r = await run('npx', ['tsx', 'server/admin-cli.ts', ...args], { env: { ...process.env, DATABASE_URL: t.service.config.DATABASE_URL } });
+    const r = await run('npx', ['tsx', 'server/admin-cli.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: t.service.config.DATABASE_URL },
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -40,7 +42,13 @@ describe('admin CLI: webhooks', () => {
     expect(rcv.received[0]?.json.test).toBe(true);
 
     await expect
-      .poll(async () => JSON.parse((await admin(['webhook', 'deliveries', '--merchant', m, '--status', 'succeeded', '--json'])).stdout).length, { timeout: 20_000 })
+      .poll(
+        async () =>
+          JSON.parse(
+            (await admin(['webhook', 'deliveries', '--merchant', m, '--status', 'succeeded', '--json'])).stdout,
+          ).length,
+        { timeout: 20_000 },
+      )
       .toBe(1);
     const list = JSON.parse((await admin(['webhook', 'deliveries', '--merchant', m, '--json'])).stdout);
     expect(list[0]).toMatchObject({ delivery_id, status: 'succeeded', attempt_count: 1, test: true });
@@ -74,12 +82,18 @@ describe('admin CLI: webhooks', () => {
     const before = rcv.received.length;
     const sent = JSON.parse((await admin(['webhook', 'test', '--merchant', m, '--json'])).stdout);
     await rcv.waitFor((all) => all.length > before);
-    await expect.poll(async () => (await t.api('/api/v1/webhook-endpoint')).json.data.enabled, { timeout: 10_000 }).toBe(false);
+    await expect
+      .poll(async () => (await t.api('/api/v1/webhook-endpoint')).json.data.enabled, { timeout: 10_000 })
+      .toBe(false);
     rcv.reply = () => ({ status: 200 });
     const en = await admin(['webhook', 'enable', '--merchant', m]);
     expect(en.code, en.stderr).toBe(0);
     await rcv.waitFor((all) => all.filter((x) => x.headers['x-service-delivery'] === sent.delivery_id).length === 2);
-    await expect.poll(async () => (await t.api(`/api/v1/webhook-deliveries/${sent.delivery_id}`)).json.data.status, { timeout: 10_000 }).toBe('succeeded');
+    await expect
+      .poll(async () => (await t.api(`/api/v1/webhook-deliveries/${sent.delivery_id}`)).json.data.status, {
+        timeout: 10_000,
+      })
+      .toBe('succeeded');
   }, 60_000);
 
   it('says what is wrong and exits 2 on bad usage', async () => {

@@ -25,7 +25,8 @@ async function requireMerchant(db: Parameters<typeof getMerchant>[0], id: string
 export const webhookCommands: Command[] = [
   {
     name: 'webhook deliveries',
-    summary: "Lists a merchant's webhook deliveries, newest first, with every attempt (response code, duration, error).",
+    summary:
+      "Lists a merchant's webhook deliveries, newest first, with every attempt (response code, duration, error).",
     options: {
       merchant: { type: 'string', description: 'merchant_id', required: true },
       payment: { type: 'string', description: 'Only deliveries of this payment_id' },
@@ -50,13 +51,24 @@ export const webhookCommands: Command[] = [
         last_response_code: d.last_status_code,
         last_error: d.last_error,
         created_at: iso(d.created_at),
-        attempts: d.attempt_log.map((a) => ({ attempt: a.attempt_no, started_at: iso(a.started_at), response_code: a.status_code, duration_ms: a.duration_ms, error: a.error })),
+        attempts: d.attempt_log.map((a) => ({
+          attempt: a.attempt_no,
+          started_at: iso(a.started_at),
+          response_code: a.status_code,
+          duration_ms: a.duration_ms,
+          error: a.error,
+        })),
       }));
       if (v.json) return ctx.out(JSON.stringify(rows));
       if (rows.length === 0) return ctx.out('(no deliveries)');
       for (const r of rows) {
-        ctx.out(`${r.delivery_id}  ${r.status.padEnd(9)}  ${r.payment_id ?? 'test event'}  seq=${r.sequence ?? '-'}  attempts=${r.attempt_count}  last=${r.last_response_code ?? r.last_error ?? '-'}`);
-        for (const a of r.attempts) ctx.out(`    #${a.attempt} ${a.started_at}  ${a.response_code ?? '---'}  ${a.duration_ms} ms${a.error ? `  ${a.error}` : ''}`);
+        ctx.out(
+          `${r.delivery_id}  ${r.status.padEnd(9)}  ${r.payment_id ?? 'test event'}  seq=${r.sequence ?? '-'}  attempts=${r.attempt_count}  last=${r.last_response_code ?? r.last_error ?? '-'}`,
+        );
+        for (const a of r.attempts)
+          ctx.out(
+            `    #${a.attempt} ${a.started_at}  ${a.response_code ?? '---'}  ${a.duration_ms} ms${a.error ? `  ${a.error}` : ''}`,
+          );
       }
     },
   },
@@ -69,10 +81,22 @@ export const webhookCommands: Command[] = [
     },
     async run(ctx, v) {
       const id = String(v.delivery);
-      const row = await ctx.db.selectFrom('webhook_deliveries').select('merchant_id').where('id', '=', id).executeTakeFirst();
+      const row = await ctx.db
+        .selectFrom('webhook_deliveries')
+        .select('merchant_id')
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (!row) throw new UsageError(`--delivery: no delivery ${id}`);
       const d = await redeliver(ctx.db, row.merchant_id, id, ctx.clock.now());
-      ctx.out(v.json ? JSON.stringify({ delivery_id: id, status: d?.status, next_attempt_at: isoOrNull(d?.next_attempt_at ?? null) }) : `${id} queued for redelivery`);
+      ctx.out(
+        v.json
+          ? JSON.stringify({
+              delivery_id: id,
+              status: d?.status,
+              next_attempt_at: isoOrNull(d?.next_attempt_at ?? null),
+            })
+          : `${id} queued for redelivery`,
+      );
     },
   },
   {
@@ -84,14 +108,20 @@ export const webhookCommands: Command[] = [
     },
     async run(ctx, v) {
       const m = await requireMerchant(ctx.db, String(v.merchant));
-      if (!m.webhook_url) throw new UsageError('this merchant has no webhook URL; set one with `merchant update --webhook-url URL`');
+      if (!m.webhook_url)
+        throw new UsageError('this merchant has no webhook URL; set one with `merchant update --webhook-url URL`');
       const d = await sendTestEvent(ctx.db, m.id, ctx.clock.now());
-      ctx.out(v.json ? JSON.stringify({ delivery_id: d.id, event_id: d.event_id, url: m.webhook_url }) : `test event ${d.id} queued for ${m.webhook_url}`);
+      ctx.out(
+        v.json
+          ? JSON.stringify({ delivery_id: d.id, event_id: d.event_id, url: m.webhook_url })
+          : `test event ${d.id} queued for ${m.webhook_url}`,
+      );
     },
   },
   {
     name: 'webhook rotate-secret',
-    summary: 'Issues a new webhook signing secret (printed once); every attempt from now on, retries included, is signed with it.',
+    summary:
+      'Issues a new webhook signing secret (printed once); every attempt from now on, retries included, is signed with it.',
     options: {
       merchant: { type: 'string', description: 'merchant_id', required: true },
       json: { type: 'boolean', description: 'Print JSON' },
@@ -113,7 +143,11 @@ export const webhookCommands: Command[] = [
     async run(ctx, v) {
       const m = await requireMerchant(ctx.db, String(v.merchant));
       await enableEndpoint(ctx.db, m.id, ctx.clock.now());
-      ctx.out(v.json ? JSON.stringify({ merchant_id: m.id, webhook_url: m.webhook_url, enabled: true }) : `webhook endpoint of ${m.id} enabled`);
+      ctx.out(
+        v.json
+          ? JSON.stringify({ merchant_id: m.id, webhook_url: m.webhook_url, enabled: true })
+          : `webhook endpoint of ${m.id} enabled`,
+      );
     },
   },
 ];

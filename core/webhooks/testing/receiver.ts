@@ -41,7 +41,8 @@ export async function startReceiver(secret: string, path = '/hook'): Promise<Tes
     async waitFor(pred, ms = 15_000) {
       const end = Date.now() + ms;
       while (!pred(received)) {
-        if (Date.now() > end) throw new Error(`receiver: condition not met within ${ms} ms (${received.length} requests received)`);
+        if (Date.now() > end)
+          throw new Error(`receiver: condition not met within ${ms} ms (${received.length} requests received)`);
         await new Promise((res) => setTimeout(res, 10));
       }
       return received;
