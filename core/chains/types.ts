@@ -4,7 +4,7 @@
  */
 export interface ChainTransfer {
   txid: string;
-  /** Output index (UTXO), log index (ERC-20) or 0: unique with txid on the chain. */
+  /** Output index (UTXO), log index (ERC-20), -1 (EVM native value) or 0: unique with txid on the chain. */
   index: number;
   to: string;
   extraId: string | null;

@@ -1,4 +1,13 @@
-import { BlockNotFoundError, createPublicClient, getAddress, type Hex, http, type PublicClient, toHex } from 'viem';
+import {
+  BaseError,
+  BlockNotFoundError,
+  createPublicClient,
+  getAddress,
+  type Hex,
+  http,
+  type PublicClient,
+  toHex,
+} from 'viem';
 import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey } from '../types.js';
 import type { EvmNetworkConfig } from './config.js';
 
@@ -69,10 +78,9 @@ export class EvmChain implements ChainSource {
 
   /** The node's tip, after checking it serves the configured chain: a wrong RPC URL must not feed us blocks. */
   async probe(): Promise<{ height: number; hash: string }> {
-    const [chainId, block] = await Promise.all([
-      this.client.getChainId(),
-      this.client.getBlock({ blockTag: 'latest' }),
-    ]);
+    const [chainId, block] = await this.rpc(() =>
+      Promise.all([this.client.getChainId(), this.client.getBlock({ blockTag: 'latest' })]),
+    );
     if (chainId !== this.config.chainId)
       throw new Error(`RPC of ${this.network} serves chain id ${chainId}, configured ${this.config.chainId}`);
     if (block.number === null || block.hash === null) throw new Error('latest block has no number or hash');
@@ -95,7 +103,7 @@ export class EvmChain implements ChainSource {
   /** Header only: the watcher's reorg check needs no transactions. */
   async blockHash(height: number): Promise<string | null> {
     try {
-      const block = await this.client.getBlock({ blockNumber: BigInt(height) });
+      const block = await this.rpc(() => this.client.getBlock({ blockNumber: BigInt(height) }));
       return block.hash;
     } catch (e) {
       if (e instanceof BlockNotFoundError) return null;
@@ -105,10 +113,12 @@ export class EvmChain implements ChainSource {
 
   async blockAt(height: number): Promise<ChainBlock | null> {
     const [block, logs] = await Promise.all([
-      this.client.getBlock({ blockNumber: BigInt(height), includeTransactions: true }).catch((e: unknown) => {
-        if (e instanceof BlockNotFoundError) return null;
-        throw e;
-      }),
+      this.rpc(() => this.client.getBlock({ blockNumber: BigInt(height), includeTransactions: true })).catch(
+        (e: unknown) => {
+          if (e instanceof BlockNotFoundError) return null;
+          throw e;
+        },
+      ),
       this.transferLogs(height),
     ]);
     if (!block || block.hash === null) return null;
@@ -154,11 +164,29 @@ export class EvmChain implements ChainSource {
   private async transferLogs(height: number): Promise<RpcLog[]> {
     if (this.contracts.length === 0) return [];
     const at = toHex(height);
-    const logs = (await this.client.request({
-      method: 'eth_getLogs',
-      params: [{ fromBlock: at, toBlock: at, address: this.contracts, topics: [TRANSFER_TOPIC] }],
-    })) as unknown as RpcLog[];
+    const logs = (await this.rpc(() =>
+      this.client.request({
+        method: 'eth_getLogs',
+        params: [{ fromBlock: at, toBlock: at, address: this.contracts, topics: [TRANSFER_TOPIC] }],
+      }),
+    )) as unknown as RpcLog[];
     return logs.filter((l) => !l.removed);
+  }
+
+  /**
+   * Runs an RPC call and rewrites its failure without the URL: viem's messages quote the request URL, and RPC
+   * providers put API keys in it (`.../v3/KEY`, `?apikey=`), so the raw message must never reach a log.
+   */
+  private async rpc<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (e) {
+      if (e instanceof BlockNotFoundError) throw e;
+      const short = e instanceof BaseError ? e.shortMessage : e instanceof Error ? e.message : String(e);
+      const details = e instanceof BaseError && e.details ? ` (${e.details})` : '';
+      const text = `${short}${details}`.split(this.config.rpcUrl).join('<rpc url>');
+      throw new Error(`RPC of ${this.network}: ${text}`);
+    }
   }
 
   private tokenTransfer(log: RpcLog): ChainTransfer | null {

@@ -50,6 +50,7 @@ const logger: Logger = {
 const wallet = HDKey.fromMasterSeed(randomBytes(32));
 const accountXpub = wallet.derive("m/44'/60'/0'").publicExtendedKey;
 const CONFIRMATIONS = 3;
+const RPC_KEY = `k${randomBytes(8).toString('hex')}`;
 
 function env(): Record<string, string> {
   return { CHAINS_CONFIG: configFile, RATES_BASE_URL: rates.url, CHAIN_HEALTH_MS: '200', EXPIRY_SWEEP_MS: '50' };
@@ -89,7 +90,8 @@ beforeAll(async () => {
     JSON.stringify({
       networks: {
         eth: {
-          rpcUrl: proxy.url,
+          // A provider-style key in the URL: it must never appear in a log line.
+          rpcUrl: `${proxy.url}/?apikey=${RPC_KEY}`,
           chainId: ANVIL_CHAIN_ID,
           confirmations: CONFIRMATIONS,
           pollIntervalMs: 100,
@@ -505,6 +507,8 @@ describe('live EVM payments on anvil', () => {
     );
     expect(s.paid).toBe('0.01');
     expect(await depositsOf(p.id)).toHaveLength(1);
+    expect(logs.some((l) => l.fields?.chain === 'live:eth' && l.level === 'warn')).toBe(true);
+    expect(JSON.stringify(logs)).not.toContain(RPC_KEY);
   }, 90_000);
 
   it('service restarted mid-way: resumes from its checkpoint, sees deposits made while down, counts nothing twice', async () => {
