@@ -41,15 +41,16 @@ describe('admin CLI: webhooks', () => {
     expect(rcv.received[0]?.verified).toBe(true);
     expect(rcv.received[0]?.json.test).toBe(true);
 
+    // Wait on the store (cheap), then read the log through the CLI once per format.
     await expect
-      .poll(
-        async () =>
-          JSON.parse(
-            (await admin(['webhook', 'deliveries', '--merchant', m, '--status', 'succeeded', '--json'])).stdout,
-          ).length,
-        { timeout: 20_000 },
-      )
-      .toBe(1);
+      .poll(async () => (await t.api(`/api/v1/webhook-deliveries/${delivery_id}`)).json.data.status, {
+        timeout: 30_000,
+      })
+      .toBe('succeeded');
+    const ok = JSON.parse(
+      (await admin(['webhook', 'deliveries', '--merchant', m, '--status', 'succeeded', '--json'])).stdout,
+    );
+    expect(ok).toHaveLength(1);
     const list = JSON.parse((await admin(['webhook', 'deliveries', '--merchant', m, '--json'])).stdout);
     expect(list[0]).toMatchObject({ delivery_id, status: 'succeeded', attempt_count: 1, test: true });
     expect(list[0].attempts[0]).toMatchObject({ attempt: 1, response_code: 200, error: null });
@@ -60,7 +61,7 @@ describe('admin CLI: webhooks', () => {
     const again = await admin(['webhook', 'redeliver', '--delivery', delivery_id]);
     expect(again.code, again.stderr).toBe(0);
     await rcv.waitFor((all) => all.filter((x) => x.headers['x-service-delivery'] === delivery_id).length === 2);
-  }, 90_000);
+  }, 180_000);
 
   it('rotates the webhook secret: the next event verifies with the new secret only', async () => {
     const m = t.merchant.merchant_id;
@@ -74,7 +75,7 @@ describe('admin CLI: webhooks', () => {
     const sent = JSON.parse((await admin(['webhook', 'test', '--merchant', m, '--json'])).stdout);
     await rcv.waitFor((all) => all.slice(before).some((x) => x.headers['x-service-delivery'] === sent.delivery_id));
     expect(rcv.received.slice(before).every((x) => x.verified)).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('re-enables an endpoint disabled by 410, and its held delivery goes out', async () => {
     const m = t.merchant.merchant_id;
@@ -94,7 +95,7 @@ describe('admin CLI: webhooks', () => {
         timeout: 10_000,
       })
       .toBe('succeeded');
-  }, 60_000);
+  }, 120_000);
 
   it('says what is wrong and exits 2 on bad usage', async () => {
     const bad = await admin(['webhook', 'deliveries', '--merchant', t.merchant.merchant_id, '--status', 'bogus']);
@@ -104,5 +105,5 @@ describe('admin CLI: webhooks', () => {
     expect(missing.code).toBe(2);
     const help = await admin(['webhook', 'rotate-secret', '--help']);
     expect(help.stdout).toMatch(/--merchant/);
-  }, 60_000);
+  }, 120_000);
 });
