@@ -132,3 +132,31 @@ export function guardedLookup(mode: 'test' | 'live', resolver: Resolver = system
     );
   };
 }
+
+/**
+ * Save-time check of a webhook URL, for the places that store one (admin CLI, future dashboard): returns what is
+ * wrong, or null. Live mode resolves the host now too, so an obvious mistake is caught before the first event;
+ * the connect-time check in `guardedLookup` still decides every request, since DNS can change after saving.
+ * @example await webhookUrlProblem('https://10.0.0.5/hook', 'live') // "webhook target 10.0.0.5 is not a public address"
+ */
+export async function webhookUrlProblem(
+  url: string,
+  mode: 'test' | 'live',
+  resolver: Resolver = systemResolver,
+): Promise<string | null> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+    checkTargetUrl(parsed, mode);
+  } catch (e) {
+    return e instanceof UnsafeTargetError ? e.message : 'not a valid URL';
+  }
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (mode === 'test' || isIP(host)) return null;
+  try {
+    const bad = (await resolver(host)).find((a) => !isPublicAddress(a.address));
+    return bad ? `webhook host ${host} resolves to ${bad.address}, which is not a public address` : null;
+  } catch {
+    return `webhook host ${host} does not resolve`;
+  }
+}

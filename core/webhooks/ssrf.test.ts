@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../server/testing/harness.js';
 import { createMerchant } from '../merchants/merchants.js';
-import { isPublicAddress, type Resolver, systemResolver } from './address-guard.js';
+import { isPublicAddress, type Resolver, systemResolver, webhookUrlProblem } from './address-guard.js';
 import { startReceiver, type TestReceiver } from './testing/receiver.js';
 
 let t: TestService;
@@ -96,5 +96,18 @@ describe('live-mode webhook targets', () => {
     expect(d).toMatchObject({ status: 'succeeded', last_response_code: 200 });
     expect(rcv.received).toHaveLength(1);
     expect(rcv.received[0]?.verified).toBe(true);
+  });
+});
+
+describe('save-time check', () => {
+  it('names the problem of a live URL before any event, and accepts what test mode allows', async () => {
+    expect(await webhookUrlProblem('http://shop.example/hook', 'live', resolver)).toMatch(/must use https/);
+    expect(await webhookUrlProblem('https://169.254.169.254/', 'live', resolver)).toMatch(/not a public address/);
+    expect(await webhookUrlProblem('https://hooks.shop.test/hook', 'live', resolver)).toMatch(
+      /resolves to 127\.0\.0\.1/,
+    );
+    expect(await webhookUrlProblem('https://8.8.8.8/hook', 'live', resolver)).toBeNull();
+    expect(await webhookUrlProblem('ftp://x/', 'test', resolver)).toMatch(/not http/);
+    expect(await webhookUrlProblem('http://127.0.0.1:9/hook', 'test', resolver)).toBeNull();
   });
 });
