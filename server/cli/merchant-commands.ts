@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { iso } from '../../core/clock.js';
 import { allowedOrigins, createMerchant, deactivateKey, getMerchant, listKeys, listMerchants, rotateKey, updateMerchant } from '../../core/merchants/merchants.js';
+import { webhookUrlProblem } from '../../core/webhooks/address-guard.js';
 import { type Command, UsageError } from './command.js';
+
+/** Live URLs must be https and public now; the webhook dispatcher checks again at every connect (DNS can change). */
+async function refuseUnsafeWebhook(url: string, mode: 'test' | 'live'): Promise<void> {
+  const problem = await webhookUrlProblem(url, mode);
+  if (problem) throw new UsageError(`--webhook-url: ${problem}`);
+}
 
 const originSchema = z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin is scheme://host[:port], without a path');
 const urlSchema = z.url({ protocol: /^https?$/ });
@@ -31,6 +38,7 @@ export const merchantCommands: Command[] = [
       const mode = check(z.enum(['test', 'live']), v.mode, 'mode');
       const name = check(z.string().min(1).max(200), v.name, 'name');
       const webhookUrl = v['webhook-url'] === undefined ? null : check(urlSchema, v['webhook-url'], 'webhook-url');
+      if (webhookUrl) await refuseUnsafeWebhook(webhookUrl, mode);
       const origins = ((v['allowed-origin'] as string[] | undefined) ?? []).map((o) => check(originSchema, o, 'allowed-origin'));
       const created = await createMerchant(ctx.db, ctx.clock, { name, mode, webhookUrl, allowedOrigins: origins });
       print(
@@ -82,7 +90,12 @@ export const merchantCommands: Command[] = [
     async run(ctx, v) {
       const id = String(v.merchant);
       const patch: Parameters<typeof updateMerchant>[3] = {};
-      if (v['webhook-url'] !== undefined) patch.webhookUrl = check(urlSchema, v['webhook-url'], 'webhook-url');
+      if (v['webhook-url'] !== undefined) {
+        const url = check(urlSchema, v['webhook-url'], 'webhook-url');
+        const current = await getMerchant(ctx.db, id);
+        if (current) await refuseUnsafeWebhook(url, current.mode);
+        patch.webhookUrl = url;
+      }
       if (v['clear-webhook-url']) patch.webhookUrl = null;
       if (v['allowed-origin'] !== undefined) patch.allowedOrigins = (v['allowed-origin'] as string[]).map((o) => check(originSchema, o, 'allowed-origin'));
       if (v['clear-allowed-origins']) patch.allowedOrigins = [];
