@@ -2,7 +2,7 @@ import type { Asset } from '../core/catalog/types.js';
 import { iso, isoOrNull } from '../core/clock.js';
 import { Decimal } from '../core/money/decimal.js';
 import { pageToken } from './page-token.js';
-import { actuallyPaidText, payAmountText, type Payment } from '../core/payments/payment.js';
+import { actuallyPaidText, payAmountText, type Payment, paymentStateFields } from '../core/payments/payment.js';
 import { paymentUris } from '../core/qr/payment-uri.js';
 import { qrSvgDataUrl } from '../core/qr/encode.js';
 
@@ -148,24 +148,9 @@ export function paymentLinkView(p: Payment, publicUrl: string, pageSecret?: stri
 /** GET /payments/{id} (spec 2.3 status representation) plus lifecycle fields useful for reconciliation. */
 export function paymentStatusView(p: Payment) {
   return {
-    payment_id: p.id,
-    invoice_id: p.invoice_id,
-    payment_status: p.status,
-    status_detail: p.status_detail,
-    sequence: p.sequence,
-    price_amount: new Decimal(p.price_amount),
-    price_currency: p.price_currency,
-    pay_amount: new Decimal(payAmountText(p)),
-    pay_currency: p.pay_currency,
-    actually_paid: new Decimal(actuallyPaidText(p)),
-    pay_address: p.pay_address,
-    extra_id: p.extra_id,
-    network: p.network,
-    order_id: p.order_id,
+    ...paymentStateFields(p),
     created_at: iso(p.created_at),
-    updated_at: iso(p.updated_at),
     expires_at: iso(p.expires_at),
     valid_until: iso(p.valid_until),
-    confirmed_at: isoOrNull(p.confirmed_at),
   };
 }

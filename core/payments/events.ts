@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { iso, isoOrNull } from '../clock.js';
+import { iso } from '../clock.js';
 import { uuid } from '../ids.js';
-import { Decimal, stringifyJson } from '../money/decimal.js';
+import { stringifyJson } from '../money/decimal.js';
 import type { Database } from '../store/schema.js';
 import { insertDeliveryForEvent } from '../webhooks/deliveries.js';
-import { actuallyPaidText, payAmountText, type Payment } from './payment.js';
+import { type Payment, paymentStateFields } from './payment.js';
 
 export const SERVICE_SOURCE = 'crypto-payments-service';
 
@@ -20,23 +20,8 @@ export function paymentUpdatedPayload(eventId: string, p: Payment, createdAt: nu
     source: SERVICE_SOURCE,
     merchant: { user_id: merchantUserId },
     payment: {
-      payment_id: p.id,
-      invoice_id: p.invoice_id,
+      ...paymentStateFields(p),
       purchase_id: p.purchase_id,
-      payment_status: p.status,
-      status_detail: p.status_detail,
-      sequence: p.sequence,
-      price_amount: new Decimal(p.price_amount),
-      price_currency: p.price_currency,
-      pay_amount: new Decimal(payAmountText(p)),
-      pay_currency: p.pay_currency,
-      actually_paid: new Decimal(actuallyPaidText(p)),
-      pay_address: p.pay_address,
-      extra_id: p.extra_id,
-      network: p.network,
-      order_id: p.order_id,
-      confirmed_at: isoOrNull(p.confirmed_at),
-      updated_at: iso(p.updated_at),
       customer: { name: p.customer_name ?? '', email: p.customer_email },
     },
   };

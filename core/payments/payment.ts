@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import { fromUnits } from '../money/decimal.js';
+import { iso, isoOrNull } from '../clock.js';
+import { Decimal, fromUnits } from '../money/decimal.js';
 import type { PaymentTable } from '../store/schema.js';
 
 export type Payment = Selectable<PaymentTable>;
@@ -11,4 +12,29 @@ export function payAmountText(p: Payment): string {
 
 export function actuallyPaidText(p: Payment): string {
   return fromUnits(BigInt(p.actually_paid_units), p.decimals);
+}
+
+/**
+ * The fields every outside view of a payment's state shares: the status read (spec 4.8) and the webhook
+ * payload (spec 6). One builder, so a receiver and a reconciling read never disagree on a field.
+ */
+export function paymentStateFields(p: Payment) {
+  return {
+    payment_id: p.id,
+    invoice_id: p.invoice_id,
+    payment_status: p.status,
+    status_detail: p.status_detail,
+    sequence: p.sequence,
+    price_amount: new Decimal(p.price_amount),
+    price_currency: p.price_currency,
+    pay_amount: new Decimal(payAmountText(p)),
+    pay_currency: p.pay_currency,
+    actually_paid: new Decimal(actuallyPaidText(p)),
+    pay_address: p.pay_address,
+    extra_id: p.extra_id,
+    network: p.network,
+    order_id: p.order_id,
+    confirmed_at: isoOrNull(p.confirmed_at),
+    updated_at: iso(p.updated_at),
+  };
 }
