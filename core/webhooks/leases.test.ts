@@ -1,3 +1,5 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { buildService, type Service } from '../../server/service.js';
@@ -9,31 +11,68 @@ import { startReceiver, type TestReceiver } from './testing/receiver.js';
 
 let a: TestService;
 let b: Service;
+let c: ChildProcess | undefined;
 let rcv: TestReceiver;
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
 
 beforeAll(async () => {
   rcv = await startReceiver('x');
-  // Two service instances on one store, both dispatching and polling hard, as two processes would.
+  // Three dispatchers on one store, all polling hard: two service instances here, and the real service
+  // (`server/main.ts`) in a process of its own, so claims also race across processes.
   const env = { WEBHOOK_POLL_MS: '10', WEBHOOK_CONCURRENCY_PER_ENDPOINT: '32' };
   a = await startTestService({ start: true, webhookUrl: rcv.url, env });
   b = await buildService(
     loadConfig({ DATABASE_URL: a.service.config.DATABASE_URL, LOG_LEVEL: 'silent', PORT: '0', ...env }),
   );
   b.start();
+  const port = await freePort();
+  c = spawn('npx', ['tsx', 'server/main.ts'], {
+    env: {
+      ...process.env,
+      ...env,
+      DATABASE_URL: a.service.config.DATABASE_URL,
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > end) throw new Error('second service process did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
   rcv.secret = a.merchant.webhook_secret;
-});
+}, 90_000);
 afterAll(async () => {
+  if (c?.pid) {
+    const exited = new Promise((r) => c?.once('exit', r));
+    process.kill(-c.pid, 'SIGTERM');
+    await exited;
+  }
   await b?.stop();
   await a?.close();
   await rcv?.close();
 });
 
 describe('leases across processes', () => {
-  it('never sends the same attempt twice when two dispatchers race for the same rows', async () => {
+  it('never sends the same attempt twice when dispatchers in two processes race for the same rows', async () => {
     // A slow-ish receiver widens the window in which a second claimer could sneak in.
     rcv.reply = () => ({ status: 200, delayMs: 3 });
     const db = a.service.deps.db;
-    // Queued while the endpoint is disabled, then released at once: both dispatchers see all 300 rows due together.
+    // Queued while the endpoint is disabled, then released at once: every dispatcher sees all 300 rows due together.
     await db.updateTable('merchants').set({ webhook_enabled: 0 }).where('id', '=', a.merchant.merchant_id).execute();
     const ids = new Set<string>();
     for (let i = 0; i < 300; i++) ids.add((await sendTestEvent(db, a.merchant.merchant_id, Date.now())).id);
