@@ -31,7 +31,7 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** Requests in flight to one endpoint: a slow endpoint holds at most this many slots. @default 16 */
   perEndpoint?: number;
-  /** Deliveries claimed and not yet finished in this process, queued ones included. @default 512 */
+  /** Deliveries claimed and not yet finished in this process, queued ones included (64 hanging endpoints fill it). @default 2048 */
   maxClaimed?: number;
   /** Source of jitter in [0, 1). @default Math.random */
   random?: () => number;
@@ -82,7 +82,7 @@ export class WebhookDispatcher {
       leaseMs: opts.leaseMs ?? 2 * timeoutMs + 5_000,
       pollMs: opts.pollMs ?? 1_000,
       perEndpoint: opts.perEndpoint ?? 16,
-      maxClaimed: opts.maxClaimed ?? 512,
+      maxClaimed: opts.maxClaimed ?? 2048,
       random: opts.random ?? Math.random,
     };
   }
