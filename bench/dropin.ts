@@ -1,22 +1,40 @@
 import { execSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
+import { type Browser, chromium, type Response } from '@playwright/test';
 import { build } from 'vite';
 import { startShop } from '../e2e/shop-server.js';
 import { startTestService } from '../server/testing/harness.js';
 
+const OUT = 'public/dropin/v1';
+const BROWSERS = ['chrome111', 'safari16.4', 'firefox115', 'edge111'];
+
+/** Wire bytes of one checkout flow (bodies as sent, gzip-encoded where the service encodes; no headers), split at the QR. */
+export interface FlowSizes {
+  /** Everything requested before the QR was on screen: what the 15 KB budget covers. */
+  toQr: Record<string, number>;
+  toQrTotal: number;
+  withinBudget: boolean;
+  /** Requested once the QR was on screen (live status, the closing screens): outside the budget, shown anyway. */
+  afterQr: Record<string, number>;
+  afterQrTotal: number;
+}
+
 export interface DropinBench {
-  /** Gzipped bytes of each thing the page loads until the QR shows (API JSON gzipped as the server would send it). */
-  sizes: {
-    preset: Record<string, number>;
-    picker: Record<string, number>;
-    presetTotal: number;
-    pickerTotal: number;
-    budget: number;
+  sizes: { budget: number; preset: FlowSizes; picker: FlowSizes };
+  /**
+   * The built files gzipped alone (level 9, as served). core.js is split into the framework (Preact +
+   * @preact/signals, bundled alone the same way), our stylesheet and our own code (the rest); parts gzipped alone
+   * add up to a little more than the whole, as gzip shares its dictionary across a file.
+   */
+  script: {
+    loader: number;
+    core: number;
+    framework: number;
+    stylesheet: number;
+    widgetCode: number;
+    chunks: Record<string, number>;
   };
-  /** checkout.js split up, gzipped: Preact + @preact/signals, our stylesheet, and our own code (the rest). */
-  script: { total: number; framework: number; stylesheet: number; widgetCode: number };
   /** Median ms over `runs`, the script already loaded: open() to the QR image decoded and on screen. */
   openToQrMs: number;
   /** Median ms of the same work as one bare API call from the page: POST /sessions with the asset preset. */
@@ -57,8 +75,9 @@ const median = (xs: number[]) => {
 };
 
 const gz = (b: Buffer | string) => gzipSync(b, { level: 9 }).length;
+const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
 
-/** Gzipped size of the framework alone, bundled and minified like checkout.js. */
+/** Gzipped size of the framework alone, bundled and minified like core.js. */
 async function frameworkBytes(): Promise<number> {
   const r = await build({
     configFile: false,
@@ -66,33 +85,99 @@ async function frameworkBytes(): Promise<number> {
     define: { 'process.env.NODE_ENV': '"production"' },
     build: {
       write: false,
-      minify: true,
-      target: 'es2020',
-      lib: { entry: 'bench/dropin-framework.ts', formats: ['iife'], name: 'F' },
+      target: BROWSERS,
+      rolldownOptions: { output: { minify: true } },
+      lib: { entry: 'bench/dropin-framework.ts', formats: ['es'] },
     },
   });
   const out = (Array.isArray(r) ? r[0] : r) as { output: { type: string; code?: string }[] };
   return gz(out.output.find((o) => o.type === 'chunk')?.code ?? '');
 }
 
-/** The stylesheet as it sits in checkout.js (minified text inside the bundle). */
+/** The stylesheet as it sits in core.js (minified text inside the bundle). */
 function stylesheetBytes(js: string): number {
   const start = js.indexOf(':host{');
   const end = js.indexOf('`', start);
   return start < 0 || end < 0 ? 0 : gz(js.slice(start, end));
 }
 
+/** `POST /api/dropin/v1/sessions/{token}/payment`, `GET /dropin/v1/chunks/picker.js` (content hash dropped). */
 const partName = (url: string, method: string) => {
   const u = new URL(url);
-  if (u.pathname.startsWith('/api/dropin/v1/sessions/'))
-    return `${method} /api/dropin/v1/sessions/{token}${u.pathname.replace(/^\/api\/dropin\/v1\/sessions\/[^/]+/, '')}`;
-  return `${method} ${u.pathname}`;
+  const path = u.pathname
+    .replace(/^(\/api\/dropin\/v1\/sessions\/)[^/]+/, '$1{token}')
+    .replace(/-[\w-]{8}\.js$/, '.js');
+  return `${method} ${path}`;
 };
 
 /**
+ * One checkout run in a fresh browser context (empty cache), as a first-time shopper: every response from the
+ * service with its body size on the wire, and whether it was requested before the QR was on screen. The widget
+ * marks that moment (`service-checkout:qr`, when the QR image has loaded); resource timing gives each request's
+ * start on the same clock.
+ */
+async function measureFlow(
+  browser: Browser,
+  serviceUrl: string,
+  shopUrl: string,
+  key: string,
+  preset: boolean,
+): Promise<FlowSizes> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const responses: { url: string; name: string; bytes: Promise<number> }[] = [];
+    page.on('response', (r: Response) => {
+      const method = r.request().method();
+      if (method === 'OPTIONS' || !r.url().startsWith(serviceUrl) || r.url().endsWith('/events')) return;
+      responses.push({
+        url: r.url(),
+        name: partName(r.url(), method),
+        bytes: r
+          .request()
+          .sizes()
+          .then((s) => s.responseBodySize),
+      });
+    });
+    await page.addInitScript(
+      `window.SHOP_OPTIONS = ${JSON.stringify({ publicKey: key, locale: 'en', ...(preset ? { cryptoCurrency: 'BTC' } : {}) })};`,
+    );
+    await page.goto(shopUrl);
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    if (!preset) {
+      const btc = page.getByRole('dialog').getByRole('button', { name: /\bBTC\b/ });
+      await btc.waitFor();
+      await page.waitForLoadState('networkidle').catch(() => {});
+      await btc.click();
+    }
+    await page.waitForFunction(() => performance.getEntriesByName('service-checkout:qr').length > 0);
+    await page.waitForLoadState('networkidle').catch(() => {});
+    const started = (await page.evaluate(() => {
+      const qr = performance.getEntriesByName('service-checkout:qr')[0]?.startTime ?? 0;
+      return performance.getEntriesByType('resource').map((e) => ({ url: e.name, before: e.startTime < qr }));
+    })) as { url: string; before: boolean }[];
+    const out: FlowSizes = { toQr: {}, toQrTotal: 0, withinBudget: false, afterQr: {}, afterQrTotal: 0 };
+    for (const r of responses) {
+      // A request the page did not time (the page itself, or none) counts as before the QR: never flatter.
+      const before = started.find((s) => s.url === r.url)?.before ?? true;
+      const bucket = before ? out.toQr : out.afterQr;
+      bucket[r.name] = (bucket[r.name] ?? 0) + (await r.bytes);
+    }
+    out.toQrTotal = sum(out.toQr);
+    out.afterQrTotal = sum(out.afterQr);
+    out.withinBudget = out.toQrTotal <= BUDGET;
+    return out;
+  } finally {
+    await context.close();
+  }
+}
+
+const BUDGET = 15 * 1024;
+
+/**
  * The drop-in's cost to a shopper, in headless Chromium on loopback: what it downloads to show the QR (budget
- * 15 KB gzipped) and how long open() takes to put the QR on screen (target under 150 ms), next to the bare API
- * round trip that the popup cannot beat.
+ * 15 KB gzipped) with and without the asset picker, and how long open() takes to put the QR on screen (target
+ * under 150 ms), next to the bare API round trip that the popup cannot beat.
  */
 export async function benchDropin(runs = 20): Promise<DropinBench> {
   // Always from the current source: a stale bundle would measure someone else's bytes.
@@ -111,53 +196,33 @@ export async function benchDropin(runs = 20): Promise<DropinBench> {
     ],
   });
   try {
-    const page = await browser.newPage();
     const key = t.merchant.public_key;
+    const picker = await measureFlow(browser, t.url, shop.url, key, false);
+    const preset = await measureFlow(browser, t.url, shop.url, key, true);
 
-    const measureLoad = async (preset: boolean): Promise<Record<string, number>> => {
-      const parts: Record<string, number> = {};
-      const onResponse = async (r: import('@playwright/test').Response) => {
-        if (r.request().method() === 'OPTIONS' || r.url().includes('/events')) return;
-        if (!r.url().startsWith(t.url)) return;
-        const body = await r.body().catch(() => Buffer.alloc(0));
-        parts[partName(r.url(), r.request().method())] = gzipSync(body).length;
-      };
-      page.on('response', onResponse);
-      await page.addInitScript(
-        `window.SHOP_OPTIONS = ${JSON.stringify({ publicKey: key, locale: 'en', ...(preset ? { cryptoCurrency: 'BTC' } : {}) })};`,
-      );
-      await page.goto(shop.url);
-      await page.getByRole('button', { name: 'Buy the mug' }).click();
-      if (!preset) {
-        // The picker's icons (lazy: the visible ones) load before the customer picks, so they count.
-        const btc = page.getByRole('dialog').getByRole('button', { name: /\bBTC\b/ });
-        await btc.waitFor();
-        await page.waitForLoadState('networkidle').catch(() => {});
-        await btc.click();
-      }
-      await page.locator('img[data-field="qr"]').waitFor();
-      await page.waitForLoadState('networkidle').catch(() => {});
-      page.off('response', onResponse);
-      await page.evaluate('window.checkoutHandle.close()');
-      return parts;
-    };
-    const picker = await measureLoad(false);
-    const preset = await measureLoad(true);
-
+    const page = await browser.newPage();
+    await page.goto(shop.url);
     // Passed as source text: tsx's transform would add helpers (__name) that do not exist in the page.
     const timings = (await page.evaluate(`(${IN_PAGE_TIMINGS})(${JSON.stringify(key)}, ${runs})`)) as {
       open: number[];
       api: number[];
     };
-    const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
-    const js = readFileSync('public/dropin/v1/checkout.js', 'utf8');
-    const total = gz(js);
+    const core = readFileSync(`${OUT}/core.js`, 'utf8');
     const framework = await frameworkBytes();
-    const stylesheet = stylesheetBytes(js);
+    const stylesheet = stylesheetBytes(core);
+    const chunks: Record<string, number> = {};
+    for (const f of readdirSync(`${OUT}/chunks`))
+      chunks[f.replace(/-[\w-]{8}\.js$/, '.js')] = gz(readFileSync(`${OUT}/chunks/${f}`));
     return {
-      sizes: { preset, picker, presetTotal: sum(preset), pickerTotal: sum(picker), budget: 15 * 1024 },
-      // Parts gzipped alone add up to a little more than the whole: gzip shares its dictionary across a file.
-      script: { total, framework, stylesheet, widgetCode: total - framework - stylesheet },
+      sizes: { budget: BUDGET, preset, picker },
+      script: {
+        loader: gz(readFileSync(`${OUT}/checkout.js`)),
+        core: gz(core),
+        framework,
+        stylesheet,
+        widgetCode: gz(core) - framework - stylesheet,
+        chunks,
+      },
       openToQrMs: Math.round(median(timings.open) * 10) / 10,
       apiRoundTripMs: Math.round(median(timings.api) * 10) / 10,
       runs,

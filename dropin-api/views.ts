@@ -5,6 +5,7 @@ import { iso, isoOrNull } from '../core/clock.js';
 import { fromUnits } from '../core/money/decimal.js';
 import { actuallyPaidText, payAmountText, type Payment } from '../core/payments/payment.js';
 import type { Checkout } from './context.js';
+import { qrPngDataUrl } from './qr-png.js';
 
 /** The hosted-page session token of a payment: what `/pay/{id}?t=...` hands to the page. */
 export function hostedToken(deps: ApiDeps, paymentId: string): string {
@@ -39,7 +40,8 @@ async function confirmations(deps: ApiDeps, p: Payment): Promise<{ count: number
 /**
  * The payment as the popup shows it: exact amounts as decimal strings (a JSON number would reach the browser as a
  * double and could print as 1e-7; these are the same digits as the merchant API and the QR),
- * the QR image as the server's data URL (no QR encoder ships to the browser), confirmations and what is left.
+ * the QR image as the server's data URL (no QR encoder ships to the browser; a 1-bit PNG, the smallest form),
+ * confirmations and what is left.
  */
 export async function checkoutPaymentView(deps: ApiDeps, p: Payment) {
   const asset = deps.catalog.get(p.pay_currency);
@@ -72,7 +74,7 @@ export async function checkoutPaymentView(deps: ApiDeps, p: Payment) {
     valid_until: iso(p.valid_until),
     confirmed_at: isoOrNull(p.confirmed_at),
     icon_url: `/icons/${asset.logoFile}`,
-    qr: { payment_uri: qr.amount_payload, code_url: qr.amount_code_url },
+    qr: { payment_uri: qr.amount_payload, code_url: qrPngDataUrl(qr.amount_payload) },
     success_url: p.success_url,
     cancel_url: p.cancel_url,
   };

@@ -1,6 +1,5 @@
 import { batch, signal } from '@preact/signals';
 import { ApiFailure, type DropinApi, type PickerCurrency, type SessionView } from './api.js';
-import { followPayment } from './live.js';
 import type { CheckoutError, CheckoutPayment } from './types.js';
 
 export type Screen = 'loading' | 'picker' | 'pay' | 'success' | 'expired' | 'error';
@@ -32,10 +31,13 @@ export class CheckoutState {
   readonly redirecting = signal(false);
   private token = '';
   private stopLive: (() => void) | null = null;
+  /** Bumped by every stop, so a live-status module that arrives late does not follow a payment no longer shown. */
+  private liveRun = 0;
   private ticker: ReturnType<typeof setInterval> | null = null;
   private lastStatus = '';
   private succeeded = false;
   private expiredFor = '';
+  private disposed = false;
 
   constructor(
     readonly api: DropinApi,
@@ -116,10 +118,32 @@ export class CheckoutState {
     this.stopFollowing();
     this.lastStatus = '';
     this.update(p);
-    if (this.screen.value === 'pay') {
-      this.stopLive = followPayment(this.api, this.token, (x) => this.update(x));
-      this.ticker ??= setInterval(() => this.tick(), 1000);
-    }
+    if (this.screen.value === 'pay') this.ticker ??= setInterval(() => this.tick(), 1000);
+  }
+
+  /**
+   * The QR is on screen (its image loaded, or failed to): now follow the payment live. The live-status code is
+   * a chunk fetched at this point, so it is not part of what the customer waits for to see the QR. The mark
+   * `service-checkout:qr` lets a page (and bench/dropin.ts) time the QR and tell what loaded before it.
+   */
+  qrShown(): void {
+    if (this.stopLive || this.disposed || this.screen.value !== 'pay') return;
+    performance.mark('service-checkout:qr');
+    const run = ++this.liveRun;
+    this.stopLive = () => {
+      this.liveRun++;
+    };
+    import('./live.js').then(
+      ({ followPayment }) => {
+        if (run === this.liveRun) this.stopLive = followPayment(this.api, this.token, (x) => this.update(x));
+      },
+      () => {
+        // Offline for a moment: try again shortly (the countdown keeps running meanwhile).
+        if (run !== this.liveRun) return;
+        this.stopLive = null;
+        setTimeout(() => this.qrShown(), 3000);
+      },
+    );
   }
 
   /** Applies a payment state from any source (create, stream, poll, simulate); stale sequences are ignored. */
@@ -191,6 +215,7 @@ export class CheckoutState {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.stopFollowing();
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = null;

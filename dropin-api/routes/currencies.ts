@@ -14,15 +14,20 @@ const ICONS_DIR = fileURLToPath(new URL('../../public/icons/', import.meta.url))
 const icons = new Map<string, string | null>();
 
 /**
- * An asset icon as a data URL, read once. Inline in the list, the sixteen icons cost about 0.9 KB gzipped
+ * An asset icon as a data URL, read once. Inline in the list, the sixteen icons cost about 0.4 KB gzipped
  * instead of sixteen requests of about 0.3 KB each; null when the file is missing (the widget then uses icon_url).
  */
 function iconDataUrl(file: string): string | null {
   let v = icons.get(file);
   if (v === undefined) {
     try {
-      const svg = readFileSync(`${ICONS_DIR}${file}`, 'utf8').trim();
-      v = `data:image/svg+xml,${svg.replace(/[%#<>"\s]/g, (ch) => encodeURIComponent(ch))}`;
+      // Decorative in the picker (alt="" next to the asset's name): the file's title and ARIA label go, and
+      // single quotes need no escaping, which takes the sixteen icons from about 0.8 to 0.4 KB gzipped.
+      const svg = readFileSync(`${ICONS_DIR}${file}`, 'utf8')
+        .trim()
+        .replace(/<title>[^<]*<\/title>|\s(?:role|aria-label)="[^"]*"/g, '')
+        .replaceAll('"', "'");
+      v = `data:image/svg+xml,${svg.replace(/[%#<>\s]/g, (ch) => encodeURIComponent(ch))}`;
     } catch {
       v = null;
     }

@@ -2,9 +2,9 @@ import { useEffect, useRef } from 'preact/hooks';
 import { price } from '../format.js';
 import { locale, t } from '../i18n.js';
 import type { CheckoutState } from '../state.js';
+import { chunksLoaded } from './lazy.js';
+import { Expired, Failure, Picker, Success } from './lazy-screens.js';
 import { Pay } from './pay.js';
-import { Picker } from './picker.js';
-import { Expired, Failure, Success } from './screens.js';
 
 const FOCUSABLE = 'button:not([disabled]), a[href], input:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -22,6 +22,7 @@ export interface CheckoutProps {
 export function Checkout({ state, variant, onClose }: CheckoutProps) {
   const dialog = useRef<HTMLDivElement>(null);
   const screen = state.screen.value;
+  const chunks = chunksLoaded.value;
   const session = state.session.value;
   const modal = variant === 'modal';
   // The hosted page offers the merchant's cancel_url until the payment is done.
@@ -37,7 +38,7 @@ export function Checkout({ state, variant, onClose }: CheckoutProps) {
         screen === 'pay' || screen === 'loading' ? null : el.querySelector<HTMLElement>(`.body ${FOCUSABLE}`);
       (first ?? el).focus();
     }
-  }, [screen]);
+  }, [screen, chunks]);
 
   const onKeyDown = (e: KeyboardEvent) => {
     const el = dialog.current;

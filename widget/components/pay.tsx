@@ -4,6 +4,7 @@ import { t } from '../i18n.js';
 import type { CheckoutState } from '../state.js';
 import type { CheckoutPayment } from '../types.js';
 import { CopyButton } from './copy-button.js';
+import { preloadClosingScreens } from './lazy-screens.js';
 
 export function statusText(p: CheckoutPayment): string {
   switch (p.payment_status) {
@@ -22,10 +23,24 @@ export function Pay({ state, canChange }: { state: CheckoutState; canChange: boo
   const p = state.payment.value;
   if (!p) return null;
   const untouched = p.payment_status === 'waiting' && p.actually_paid === '0';
+  // Once the QR is on screen, the rest loads: live status, then the closing screens.
+  const shown = () => {
+    state.qrShown();
+    preloadClosingScreens();
+  };
   return (
     <section class="pay">
       <div class="qr-box">
-        <img data-field="qr" src={p.qr.code_url} alt={t('qrAlt')} width={192} height={192} />
+        <img
+          key={p.payment_id}
+          data-field="qr"
+          src={p.qr.code_url}
+          alt={t('qrAlt')}
+          width={192}
+          height={192}
+          onLoad={shown}
+          onError={shown}
+        />
         <a class="wallet" href={p.qr.payment_uri}>
           {t('openWallet')}
         </a>

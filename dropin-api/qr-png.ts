@@ -1,0 +1,61 @@
+import { deflateSync } from 'node:zlib';
+import { qrMatrix } from '../core/qr/encode.js';
+
+/** Quiet zone in modules, as ISO/IEC 18004 asks: scanners find the code by the light margin around it. */
+const QUIET_ZONE = 4;
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+const CRC_TABLE = new Uint32Array(256).map((_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c;
+});
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = (CRC_TABLE[(c ^ b) & 0xff] as number) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const out = Buffer.alloc(typed.length + 8);
+  out.writeUInt32BE(data.length, 0);
+  typed.copy(out, 4);
+  out.writeUInt32BE(crc32(typed), typed.length + 4);
+  return out;
+}
+
+/**
+ * The QR code of `text` as a 1-bit PNG data URL, one pixel per module (the widget scales it up with
+ * `image-rendering: pixelated`). The drop-in's own copy of the code: about 0.4 KB gzipped in a payment answer,
+ * where the SVG path of the merchant API costs about 0.65 KB, and the checkout's budget is 15 KB to the QR.
+ *
+ * @example qrPngDataUrl('bitcoin:bc1q...?amount=0.001') // "data:image/png;base64,iVBORw0KGgo..."
+ */
+export function qrPngDataUrl(text: string): string {
+  const { size, modules } = qrMatrix(text);
+  const n = size + 2 * QUIET_ZONE;
+  const stride = Math.ceil(n / 8) + 1; // filter byte (0: none) + packed pixels, 1 = white
+  const raw = Buffer.alloc(n * stride);
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const r = y - QUIET_ZONE;
+      const c = x - QUIET_ZONE;
+      const dark = r >= 0 && c >= 0 && r < size && c < size && modules[r * size + c] === 1;
+      if (!dark) raw[y * stride + 1 + (x >> 3)] = (raw[y * stride + 1 + (x >> 3)] as number) | (0x80 >> (x & 7));
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(n, 0);
+  header.writeUInt32BE(n, 4);
+  header[8] = 1; // bit depth
+  header[9] = 0; // greyscale
+  const png = Buffer.concat([
+    SIGNATURE,
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(raw, { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
