@@ -79,7 +79,8 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     chains.add(source);
     watchers.set(source.key, new ChainWatcher({ db: store.db, clock, logger, chains, onChanged: notifyChanged }, source));
   }
-  const evmChains = config.EVM_NETWORKS.map((n) => new EvmChain(n));
+  // The stored checkpoint tells a restarted watcher how far the chain had got, so a lagging node is waited for.
+  const evmChains = config.EVM_NETWORKS.map((n) => new EvmChain(n, { checkpointHeight: () => chains.headOf(`live:${n.network}`) }));
   for (const source of evmChains) {
     chains.add(source);
     // Not payable until the first health check has reached the node.

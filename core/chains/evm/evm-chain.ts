@@ -33,7 +33,18 @@ interface RpcLog {
 export interface EvmChainOptions {
   /** A ready viem client (tests, custom transports); by default one over HTTP with the configured timeout. */
   client?: PublicClient;
+  /**
+   * The watcher's stored checkpoint height: after a restart, a node still behind it is lagging, not reorganised.
+   * @default none (only tips seen by this process count)
+   */
+  checkpointHeight?: () => Promise<number | null>;
 }
+
+/**
+ * Farther behind than this, a node is not lagging: the chain was reset or replaced (a local dev node restarted).
+ * Far beyond any reorg of a live network (Ethereum finalises after 64 blocks).
+ */
+export const MAX_NODE_LAG = 128;
 
 /**
  * One EVM network (Ethereum, BNB Smart Chain, Polygon, Base: same code, different configuration) as a chain source:
@@ -55,10 +66,11 @@ export class EvmChain implements ChainSource {
   private readonly assetOfContract: Map<string, string>;
   /** Highest tip any answer showed: a later answer without a block below it means a lagging node, not a reorg. */
   private highestSeen = -1;
+  private seeded = false;
 
   constructor(
     readonly config: EvmNetworkConfig,
-    opts: EvmChainOptions = {},
+    private readonly opts: EvmChainOptions = {},
   ) {
     this.network = config.network;
     this.key = chainKey('live', config.network);
@@ -93,8 +105,13 @@ export class EvmChain implements ChainSource {
    * reorg shows once the node is back at that height, as a different hash there.
    */
   async head(): Promise<{ height: number; hash: string }> {
+    if (!this.seeded) {
+      this.highestSeen = Math.max(this.highestSeen, (await this.opts.checkpointHeight?.()) ?? -1);
+      this.seeded = true;
+    }
     const tip = await this.probe();
-    if (tip.height < this.highestSeen)
+    const lag = this.highestSeen - tip.height;
+    if (lag > 0 && lag <= MAX_NODE_LAG)
       throw new Error(`RPC of ${this.network} is behind: tip ${tip.height}, the chain had reached ${this.highestSeen}`);
     this.highestSeen = tip.height;
     return tip;

@@ -546,6 +546,40 @@ describe('live EVM payments on anvil', () => {
     }
   }, 90_000);
 
+  it('after a restart, a node behind the stored checkpoint is waited for, not taken for a reorg', async () => {
+    const store = await freshStoreUrl();
+    const a = await startLive({ DATABASE_URL: store.url });
+    const key = a.merchant.secret_key;
+    const p = await create('ETH', 30, a);
+    const snapshot = await anvil.test.snapshot();
+    await sendEth(p.address, p.units);
+    const h = await mine(1);
+    await waitStatus(p.id, 'confirming', a);
+    await processed(h, a);
+    await a.close();
+
+    // The node the new process meets is one block short of what the old one had processed.
+    await anvil.test.revert({ id: snapshot });
+    const before = logs.length;
+    const b = await startLive({ DATABASE_URL: store.url }, false);
+    try {
+      await until(
+        async () => logs.slice(before),
+        (l) => l.some((x) => /is behind/.test(String(x.fields?.error ?? ''))),
+      );
+      expect((await status(p.id, b, key)).payment_status).toBe('confirming');
+      const [dep] = await depositsOf(p.id, b);
+      expect(dep?.block_height).toBe(h);
+      // Once the node is past that height without the block, it was a reorg after all.
+      await mine(2);
+      const s = await waitStatus(p.id, 'waiting', b, key);
+      expect(s.paid).toBe('0');
+    } finally {
+      await b.close();
+      await store.dispose();
+    }
+  }, 90_000);
+
   it('paid late: a deposit first seen after valid_until is recorded, the payment stays expired with paid_late', async () => {
     const p = await create('ETH');
     const row = await t.service.deps.db
