@@ -83,7 +83,8 @@ export class ChainWatcher {
       await this.saveCheckpoint(db, cp.height, cp.hash);
     }
 
-    cp = await this.followReorg(cp, head.height);
+    // Nothing new at the tip we already hold: no reorg check needed (the common idle poll costs one call, not two).
+    if (head.height !== cp.height || head.hash !== cp.hash) cp = await this.followReorg(cp, head.height);
 
     const last = Math.min(head.height, cp.height + MAX_BLOCKS_PER_SYNC);
     for (let h = cp.height + 1; h <= last; h++) {
