@@ -61,7 +61,7 @@ export interface Service {
 export async function buildService(config: Config, o: ServiceOverrides = {}): Promise<Service> {
   const clock = o.clock ?? systemClock;
   const logger = o.logger ?? createLogger(config.LOG_LEVEL);
-  const store = openStore(config.DATABASE_URL);
+  const store = openStore(config.DATABASE_URL, { onPoolError: (e) => logger.warn('database connection lost; reconnecting on next query', { error: e.message }) });
   await migrate(store);
   // Configured live networks bring their own chain ids and token contracts (a testnet, a local node).
   const catalog = createCatalog(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), { minUsd: config.MIN_AMOUNTS_USD });

@@ -21,9 +21,12 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
  * Opens the store named by a DATABASE_URL: `sqlite:path/to/file.sqlite` (relative to cwd) or `postgres://...`.
  * SQLite runs in WAL mode so readers never block the single writer.
  */
-export function openStore(url: string, opts: { poolSize?: number } = {}): Store {
+export function openStore(url: string, opts: { poolSize?: number; onPoolError?: (e: Error) => void } = {}): Store {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+    // An idle client cut by the server (restart, failover) emits 'error' on the pool; unhandled, it would crash the
+    // process. The pool drops that client and the next query opens a fresh one.
+    pool.on('error', (e) => opts.onPoolError?.(e));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
