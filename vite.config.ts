@@ -110,7 +110,8 @@ export default defineConfig({
       // Shared code stays in core.js (a strict entry signature would move it to a chunk of its own).
       preserveEntrySignatures: 'allow-extension',
       // Vite leaves a library's ES output unminified for bundlers; this one goes straight to browsers.
-      output: { minify: true, chunkFileNames: 'chunks/[name]-[hash].js' },
+      // No comments either: the `@__PURE__` annotations that lib mode keeps serve bundlers, not browsers.
+      output: { minify: true, comments: false, chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },
 });

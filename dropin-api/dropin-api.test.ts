@@ -62,9 +62,10 @@ describe('sessions: happy path', () => {
       reference: 'A-1',
     });
     const btc = r.json.data.currencies.find((c: { code: string }) => c.code === 'BTC');
-    expect(btc).toMatchObject({ network: 'btc', payable: true, icon_url: '/icons/btc.svg' });
-    expect(btc.min_amount).toMatch(/^0\.\d+$/);
+    // Only what the picker shows: the icon inline (decorative: no title), the minimum in USD.
+    expect(btc).toEqual({ code: 'BTC', name: 'Bitcoin', network: 'btc', icon: btc.icon, min_usd: '5', payable: true });
     expect(btc.icon).toMatch(/^data:image\/svg\+xml,%3Csvg/);
+    expect(btc.icon).not.toContain('title');
 
     const chosen = await dropin(`/sessions/${token}/payment`, { key: null, body: { currency: 'btc' } });
     expect(chosen.status, chosen.text).toBe(201);

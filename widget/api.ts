@@ -13,16 +13,15 @@ export interface SessionView {
   expires_at: string;
 }
 
+/** An asset in the picker (the session's list carries only what the picker shows). */
 export interface PickerCurrency {
   code: string;
   name: string;
   network: string;
-  icon_url: string;
-  /** The icon inline (data URL), so the picker needs no extra requests; null when the service has none. */
-  icon: string | null;
-  network_precision: number;
-  extra_id_exists: boolean;
-  min_amount: string;
+  /** The icon inline (data URL), so the picker needs no extra requests; absent when the service has none. */
+  icon?: string;
+  /** The icon's address, when it is not inline. */
+  icon_url?: string;
   min_usd: string;
   payable: boolean;
 }

@@ -2,16 +2,13 @@ import { signal } from '@preact/signals';
 
 /**
  * English ships in the script; the other locales are small JSON files fetched next to it only when needed
- * (in parallel with the session), so an English checkout does not pay for nine translations.
+ * (in parallel with the session), so an English checkout does not pay for nine translations. The English of the
+ * picker and of the closing screens ships in their chunks (picker-messages.ts, screens-messages.ts).
  */
 export const en = {
   title: 'Pay with crypto',
   close: 'Close',
   loading: 'Loading…',
-  chooseCurrency: 'Choose a currency',
-  search: 'Search currencies',
-  noMatch: 'No currency matches your search',
-  minimum: 'Minimum {amount}',
   network: 'Network',
   sendExactly: 'Send exactly',
   address: 'Address',
@@ -37,25 +34,32 @@ export const en = {
   simulate: 'Simulate payment',
   testMode: 'Test mode',
   otherCurrency: 'Choose another currency',
-  successTitle: 'Payment received',
-  successText: 'Thank you! Your payment is confirmed.',
-  done: 'Done',
-  redirecting: 'Returning to the store…',
-  expiredTitle: 'This quote has expired',
-  expiredText: 'Crypto prices move, so a quote holds for a limited time. Start again for a new one.',
-  retry: 'Start again',
   errorTitle: 'Checkout unavailable',
   cancel: 'Cancel and return to the store',
   total: 'Total',
 };
 
-export type Messages = typeof en;
+/** Keys whose English comes with a chunk; a locale file has them all. */
+type ChunkKey =
+  | 'chooseCurrency'
+  | 'search'
+  | 'noMatch'
+  | 'minimum'
+  | 'successTitle'
+  | 'successText'
+  | 'done'
+  | 'redirecting'
+  | 'expiredTitle'
+  | 'expiredText'
+  | 'retry';
+export type Messages = typeof en & Record<ChunkKey, string>;
 export type MessageKey = keyof Messages;
+const english: Partial<Messages> = { ...en };
 
 export const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'ja', 'zh'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-export const messages = signal<Messages>(en);
+export const messages = signal<Partial<Messages>>(en);
 export const locale = signal<Locale>('en');
 
 /** The forced locale when it is one we have, else the first of the browser's languages we have, else English. */
@@ -73,13 +77,19 @@ export async function loadLocale(base: string, l: Locale): Promise<void> {
   if (l === 'en') return;
   try {
     const res = await fetch(`${base}/dropin/v1/locales/${l}.json`);
-    if (res.ok) messages.value = { ...en, ...((await res.json()) as Partial<Messages>) };
+    if (res.ok) messages.value = { ...english, ...((await res.json()) as Partial<Messages>) };
   } catch {
     // English it is.
   }
 }
 
+/** A chunk's English: the fallback under whatever locale is loaded (a locale file already has these keys). */
+export function addEnglish(more: Partial<Messages>): void {
+  Object.assign(english, more);
+  messages.value = { ...more, ...messages.value };
+}
+
 /** `t('confirming', { n: 1, m: 2 })`: the message with its `{placeholders}` filled; text only, never HTML. */
 export function t(key: MessageKey, vars: Record<string, string | number> = {}): string {
-  return messages.value[key].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+  return (messages.value[key] ?? key).replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
 }

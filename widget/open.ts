@@ -4,7 +4,7 @@ import { Checkout } from './components/checkout.js';
 import { Picker } from './components/lazy-screens.js';
 import { loadLocale, pickLocale } from './i18n.js';
 import { type Mounted, mountHost } from './mount.js';
-import { optionProblems, sessionBody } from './options.js';
+import { optionProblemCodes, sessionBody } from './options.js';
 import { safeCall, TAG } from './safe.js';
 import { CheckoutState } from './state.js';
 import type { CheckoutError, CheckoutHandle, CheckoutOptions, CheckoutPayment, CheckoutResult } from './types.js';
@@ -33,12 +33,19 @@ export function createOpen(defaultBase: string) {
       console.error(`${TAG} ${e.message}`);
       safeCall('onError', options?.onError, e);
     };
+    const invalid = (what: string) => {
+      const e: CheckoutError = { code: 'invalid_options', message: `Invalid options: ${what}` };
+      report(e);
+      reject(e);
+    };
     try {
-      const problems = optionProblems(options);
+      const problems = optionProblemCodes(options);
       if (problems.length > 0) {
-        const e: CheckoutError = { code: 'invalid_options', message: `Invalid options: ${problems.join('; ')}` };
-        report(e);
-        reject(e);
+        // The words are a chunk: a working integration never downloads them.
+        void import('./option-messages.js').then(
+          (m) => invalid(m.wordProblems(problems).join('; ')),
+          () => invalid(problems.join(', ')),
+        );
         return { close() {}, result };
       }
       current?.close();

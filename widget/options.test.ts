@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { countdown } from './format.js';
 import { pickLocale } from './i18n.js';
-import { optionProblems, sessionBody } from './options.js';
+import { optionProblems } from './option-messages.js';
+import { sessionBody } from './options.js';
 
 describe('open() options', () => {
   const ok = { publicKey: 'dk_test_abc', amount: 25, customer: { email: 'ann@example.com' } };
@@ -57,7 +58,10 @@ describe('locale and countdown', () => {
 describe('locales', () => {
   it('ship at least 8 besides English, each with every message and the same placeholders', async () => {
     const { readdirSync, readFileSync } = await import('node:fs');
-    const { en } = await import('./i18n.js');
+    const { en: core } = await import('./i18n.js');
+    const { enPicker } = await import('./components/picker-messages.js');
+    const { enScreens } = await import('./components/screens-messages.js');
+    const en: Record<string, string> = { ...core, ...enPicker, ...enScreens };
     const files = readdirSync('widget/locales').filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThanOrEqual(8);
     const holes = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

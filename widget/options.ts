@@ -3,41 +3,56 @@ import type { CheckoutOptions } from './types.js';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const CALLBACKS = ['onSuccess', 'onClose', 'onExpired', 'onError', 'onStatus'] as const;
 
+/** One code per broken rule; option-messages.ts words them (a chunk: a working integration never loads it). */
+export type OptionProblem =
+  | 'object'
+  | 'key'
+  | 'secret'
+  | 'prefix'
+  | 'amount'
+  | 'currency'
+  | 'crypto'
+  | 'customer'
+  | 'email'
+  | 'name'
+  | 'reference'
+  | 'apiBase'
+  | 'locale'
+  | 'theme'
+  | (typeof CALLBACKS)[number];
+
 /**
- * Checks what a merchant passed to `open()` and returns every problem in one message, so a typo is found on
- * the first try. The service validates again; this only spares a round trip and gives clearer words.
+ * Checks what a merchant passed to `open()` and returns every problem at once, so a typo is found on the first
+ * try. The service validates again; this only spares a round trip and gives clearer words.
  */
-export function optionProblems(o: unknown): string[] {
-  if (typeof o !== 'object' || o === null) return ['pass an options object'];
+export function optionProblemCodes(o: unknown): OptionProblem[] {
+  if (typeof o !== 'object' || o === null) return ['object'];
   const x = o as Record<string, unknown>;
-  const out: string[] = [];
-  if (typeof x.publicKey !== 'string' || x.publicKey.length === 0) out.push('publicKey is required (your dk_ key)');
-  else if (x.publicKey.startsWith('sk_'))
-    out.push('publicKey must be your public dk_ key: secret keys (sk_) must never reach a browser; rotate it now');
-  else if (!x.publicKey.startsWith('dk_')) out.push('publicKey must start with dk_');
-  if (typeof x.amount !== 'number' || !Number.isFinite(x.amount) || x.amount <= 0)
-    out.push('amount must be a positive number');
-  if (x.currency !== undefined && (typeof x.currency !== 'string' || !/^usd$/i.test(x.currency)))
-    out.push('currency must be "USD"');
+  const out: OptionProblem[] = [];
+  const key = x.publicKey;
+  if (typeof key !== 'string' || key.length === 0) out.push('key');
+  else if (key.startsWith('sk_')) out.push('secret');
+  else if (!key.startsWith('dk_')) out.push('prefix');
+  if (typeof x.amount !== 'number' || !Number.isFinite(x.amount) || x.amount <= 0) out.push('amount');
+  if (x.currency !== undefined && (typeof x.currency !== 'string' || !/^usd$/i.test(x.currency))) out.push('currency');
   if (
     x.cryptoCurrency !== undefined &&
     (typeof x.cryptoCurrency !== 'string' || !/^[A-Za-z0-9]{1,20}$/.test(x.cryptoCurrency))
   ) {
-    out.push('cryptoCurrency must be an asset ticker such as "BTC"');
+    out.push('crypto');
   }
   const c = x.customer as Record<string, unknown> | undefined;
-  if (typeof c !== 'object' || c === null) out.push('customer.email is required');
+  if (typeof c !== 'object' || c === null) out.push('customer');
   else {
-    if (typeof c.email !== 'string' || !EMAIL.test(c.email)) out.push('customer.email must be an e-mail address');
-    if (c.name !== undefined && typeof c.name !== 'string') out.push('customer.name must be a string');
+    if (typeof c.email !== 'string' || !EMAIL.test(c.email)) out.push('email');
+    if (c.name !== undefined && typeof c.name !== 'string') out.push('name');
   }
-  if (x.reference !== undefined && typeof x.reference !== 'string') out.push('reference must be a string');
+  if (x.reference !== undefined && typeof x.reference !== 'string') out.push('reference');
   if (x.apiBase !== undefined && (typeof x.apiBase !== 'string' || !/^https?:\/\//.test(x.apiBase)))
-    out.push('apiBase must be an http(s) URL');
-  if (x.locale !== undefined && typeof x.locale !== 'string') out.push('locale must be a string such as "de"');
-  if (x.theme !== undefined && x.theme !== 'auto' && x.theme !== 'light' && x.theme !== 'dark')
-    out.push('theme must be auto, light or dark');
-  for (const k of CALLBACKS) if (x[k] !== undefined && typeof x[k] !== 'function') out.push(`${k} must be a function`);
+    out.push('apiBase');
+  if (x.locale !== undefined && typeof x.locale !== 'string') out.push('locale');
+  if (x.theme !== undefined && x.theme !== 'auto' && x.theme !== 'light' && x.theme !== 'dark') out.push('theme');
+  for (const k of CALLBACKS) if (x[k] !== undefined && typeof x[k] !== 'function') out.push(k);
   return out;
 }
 

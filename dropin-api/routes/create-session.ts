@@ -10,7 +10,7 @@ import type { DropinEnv } from '../context.js';
 import { insertSession, setSessionPayment } from '../sessions.js';
 import { checkoutPaymentView, checkoutView } from '../views.js';
 import { currencyCodeSchema, displayCurrencySchema, emailSchema, usdAmountSchema } from '../schemas.js';
-import { pickerCurrencies } from './currencies.js';
+import { sessionPickerCurrencies } from './currencies.js';
 
 export const createSessionSchema = z.strictObject({
   amount: usdAmountSchema,
@@ -71,7 +71,7 @@ export function createSessionHandler(deps: ApiDeps, clientAddress: (c: Context) 
         session_token: token,
         session: checkoutView(checkout),
         payment: payment ? await checkoutPaymentView(deps, payment) : null,
-        currencies: payment ? null : await pickerCurrencies(deps, merchant.mode, price),
+        currencies: payment ? null : await sessionPickerCurrencies(deps, merchant.mode, price),
       },
       'Checkout session created',
       201,

@@ -68,7 +68,22 @@ export async function pickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: stri
   return out;
 }
 
-/** GET /currencies (dk_ key): for merchants who draw their own picker. */
+/**
+ * The list as the popup's picker uses it (in POST /sessions and GET /sessions/{token}/currencies): what it shows
+ * and nothing else, as it counts against the 15 KB to the QR. The icon is inline, or its URL when there is none.
+ */
+export async function sessionPickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: string) {
+  return (await pickerCurrencies(deps, mode, priceUsd)).map((c) => ({
+    code: c.code,
+    name: c.name,
+    network: c.network,
+    ...(c.icon === null ? { icon_url: c.icon_url } : { icon: c.icon }),
+    min_usd: c.min_usd,
+    payable: c.payable,
+  }));
+}
+
+/** GET /currencies (dk_ key): for merchants who draw their own picker (every field). */
 export function listCurrenciesHandler(deps: ApiDeps) {
   return async (c: Context<DropinEnv>) => ok(c, await pickerCurrencies(deps, c.get('merchant').mode, null));
 }
@@ -77,6 +92,6 @@ export function listCurrenciesHandler(deps: ApiDeps) {
 export function sessionCurrenciesHandler(deps: ApiDeps) {
   return async (c: Context<DropinEnv>) => {
     const x = c.get('checkout');
-    return ok(c, await pickerCurrencies(deps, x.merchant.mode, checkoutView(x).amount));
+    return ok(c, await sessionPickerCurrencies(deps, x.merchant.mode, checkoutView(x).amount));
   };
 }

@@ -1,6 +1,8 @@
 import { useComputed, useSignal } from '@preact/signals';
 import { t } from '../i18n.js';
+import './picker-messages.js';
 import type { CheckoutState } from '../state.js';
+import css from './picker.css?inline';
 
 /** The asset picker: search over code, name and network; assets the price does not reach are shown, disabled. */
 export function Picker({ state }: { state: CheckoutState }) {
@@ -12,6 +14,7 @@ export function Picker({ state }: { state: CheckoutState }) {
   });
   return (
     <section class="picker">
+      <style>{css}</style>
       <h3 id="sc-pick">{t('chooseCurrency')}</h3>
       <input
         class="search"
@@ -32,7 +35,7 @@ export function Picker({ state }: { state: CheckoutState }) {
               disabled={!c.payable || state.busy.value}
               onClick={() => state.choose(c.code)}
             >
-              <img src={c.icon ?? state.api.base + c.icon_url} alt="" width={28} height={28} />
+              <img src={c.icon ?? state.api.base + (c.icon_url ?? '')} alt="" width={28} height={28} />
               <span class="code">{c.code}</span>
               <span class="name">{c.name}</span>
               <span class="net">{c.network}</span>

@@ -1,5 +1,7 @@
 import { t } from '../i18n.js';
+import './screens-messages.js';
 import type { CheckoutState } from '../state.js';
+import css from './screens.css?inline';
 
 export function Success({
   state,
@@ -13,6 +15,7 @@ export function Success({
   const p = state.payment.value;
   return (
     <section class="done">
+      <style>{css}</style>
       <svg class="badge-ok" viewBox="0 0 24 24" aria-hidden="true">
         <path d="M5 12l5 5 9-10" />
       </svg>
@@ -38,6 +41,7 @@ export function Success({
 export function Expired({ state }: { state: CheckoutState }) {
   return (
     <section class="done">
+      <style>{css}</style>
       <h3>{t('expiredTitle')}</h3>
       <p class="status" data-field="status" data-status="expired" role="status" aria-live="polite">
         {t('expiredText')}
@@ -52,6 +56,7 @@ export function Expired({ state }: { state: CheckoutState }) {
 export function Failure({ state, onClose }: { state: CheckoutState; onClose: (() => void) | null }) {
   return (
     <section class="done">
+      <style>{css}</style>
       <h3>{t('errorTitle')}</h3>
       <p role="alert">{state.error.value}</p>
       {onClose && (

@@ -1,0 +1,11 @@
+import { addEnglish } from '../i18n.js';
+
+/** The picker's English, in its chunk (the other locales have these keys in their files). */
+export const enPicker = {
+  chooseCurrency: 'Choose a currency',
+  search: 'Search currencies',
+  noMatch: 'No currency matches your search',
+  minimum: 'Minimum {amount}',
+};
+
+addEnglish(enPicker);
