@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import ts from 'typescript';
 import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
  * Builds the drop-in into public/dropin/v1/:
- * - checkout.js: the script tag (a small IIFE loader; defines window.ServiceCheckout and imports core.js);
- * - core.js + chunks/*.js: the checkout as ES modules; what the QR does not need (the picker, the closing
- *   screens, live status) sits in chunks loaded when needed, so the page downloads only what shows the QR;
+ * - checkout.js: the script tag (IIFE; defines window.ServiceCheckout): everything the QR needs;
+ * - chunks/*.js: what the QR does not need (the picker, the closing screens, live status, test mode's simulate,
+ *   the words for invalid options), each a small script loaded next to checkout.js when first needed;
  * - checkout.mjs + checkout.d.ts: the ES module with TypeScript types, for bundler users (one file);
  * - page.js: the hosted payment page (/pay/{id}), the same components as a full page (one file);
  * - locales/*.json: the non-English messages, fetched only when used.
@@ -41,11 +42,9 @@ const out = {
   minify: true,
   target: BROWSERS,
   cssTarget: BROWSERS,
-  // No modulepreload helper around the chunks' dynamic imports: a chunk here imports nothing core.js lacks.
-  modulePreload: false,
 };
 
-/** A one-file build (dynamic imports inlined): the loader, the ES module for bundlers, the hosted page. */
+/** A one-file build (dynamic imports inlined): the ES module for bundlers, the hosted page. */
 const oneFile = (entry: string, format: 'es' | 'iife', fileName: string, name?: string) =>
   build({
     ...shared,
@@ -54,6 +53,42 @@ const oneFile = (entry: string, format: 'es' | 'iife', fileName: string, name?: 
       ...out,
       rolldownOptions: { output: { codeSplitting: false } },
       lib: { entry, formats: [format], fileName: () => fileName, ...(name ? { name } : {}) },
+    },
+  });
+
+/** In checkout.js, the chunks come from chunk-scripts.ts (scripts next to it) instead of dynamic imports. */
+function chunksAsScripts(): Plugin {
+  return {
+    name: 'checkout-chunks-as-scripts',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (importer?.includes('/widget/') && /(^|\/)chunks\.js$/.test(source))
+        return fileURLToPath(new URL('widget/chunk-scripts.ts', import.meta.url));
+      return null;
+    },
+  };
+}
+
+/** What a chunk shares with checkout.js: taken from `ServiceCheckout._` (entry.ts), never bundled again. */
+const SHARED = /^(preact|@preact\/signals)$|\/widget\/(i18n|chunk-scripts)\.(js|ts)$/;
+
+/** One chunk: an IIFE that takes the shared modules from `ServiceCheckout._` and registers its exports. */
+const chunk = (name: string) =>
+  build({
+    ...shared,
+    configFile: false,
+    build: {
+      ...out,
+      rolldownOptions: {
+        external: (id) => SHARED.test(id),
+        output: { codeSplitting: false, globals: () => 'ServiceCheckout._' },
+      },
+      lib: {
+        entry: `widget/chunk-entries/${name}.ts`,
+        formats: ['iife'],
+        name: 'x',
+        fileName: () => `chunks/${name}.js`,
+      },
     },
   });
 
@@ -75,13 +110,13 @@ function locales(): Plugin {
   };
 }
 
-/** After the core build: the loader, the ES module build and its declaration file, the hosted page, the size line. */
+/** After checkout.js: its chunks, the ES module build and its declaration file, the hosted page, the size line. */
 function otherBuilds(): Plugin {
   return {
-    name: 'checkout-loader-esm-page-types',
+    name: 'checkout-chunks-esm-page-types',
     apply: 'build',
     async closeBundle() {
-      await oneFile('widget/entry.ts', 'iife', 'checkout.js', 'ServiceCheckoutLoader');
+      for (const f of readdirSync('widget/chunk-entries')) await chunk(f.replace(/\.ts$/, ''));
       await oneFile('widget/index.ts', 'es', 'checkout.mjs');
       await oneFile('widget/page-entry.ts', 'iife', 'page.js', 'ServiceCheckoutPage');
       const types = ts.transpileDeclaration(readFileSync('widget/types.ts', 'utf8'), {
@@ -94,7 +129,7 @@ function otherBuilds(): Plugin {
       const gz = (f: string) => gzipSync(readFileSync(`${OUT_DIR}/${f}`), { level: 9 }).length;
       const chunks = readdirSync(`${OUT_DIR}/chunks`).map((f) => `chunks/${f} ${gz(`chunks/${f}`)}`);
       console.log(
-        `gzipped: checkout.js ${gz('checkout.js')} + core.js ${gz('core.js')} bytes to the QR (budget with the API answers: 15 KB); later: ${chunks.join(', ')}`,
+        `gzipped: checkout.js ${gz('checkout.js')} bytes (budget to the QR with the API answers: 15 KB); chunks: ${chunks.join(', ')}`,
       );
     },
   };
@@ -102,16 +137,11 @@ function otherBuilds(): Plugin {
 
 export default defineConfig({
   ...shared,
-  plugins: [locales(), otherBuilds()],
+  plugins: [locales(), chunksAsScripts(), otherBuilds()],
   build: {
     ...out,
-    lib: { entry: 'widget/core.ts', formats: ['es'], fileName: () => 'core.js' },
-    rolldownOptions: {
-      // Shared code stays in core.js (a strict entry signature would move it to a chunk of its own).
-      preserveEntrySignatures: 'allow-extension',
-      // Vite leaves a library's ES output unminified for bundlers; this one goes straight to browsers.
-      // No comments either: the `@__PURE__` annotations that lib mode keeps serve bundlers, not browsers.
-      output: { minify: true, comments: false, chunkFileNames: 'chunks/[name]-[hash].js' },
-    },
+    // No comments: nothing downstream needs annotations.
+    rolldownOptions: { output: { comments: false } },
+    lib: { entry: 'widget/entry.ts', formats: ['iife'], name: 'ServiceCheckoutBundle', fileName: () => 'checkout.js' },
   },
 });

@@ -23,13 +23,12 @@ export interface FlowSizes {
 export interface DropinBench {
   sizes: { budget: number; preset: FlowSizes; picker: FlowSizes };
   /**
-   * The built files gzipped alone (level 9, as served). core.js is split into the framework (Preact +
+   * The built files gzipped alone (level 9, as served). checkout.js is split into the framework (Preact +
    * @preact/signals, bundled alone the same way), our stylesheet and our own code (the rest); parts gzipped alone
    * add up to a little more than the whole, as gzip shares its dictionary across a file.
    */
   script: {
-    loader: number;
-    core: number;
+    checkout: number;
     framework: number;
     stylesheet: number;
     widgetCode: number;
@@ -77,7 +76,7 @@ const median = (xs: number[]) => {
 const gz = (b: Buffer | string) => gzipSync(b, { level: 9 }).length;
 const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
 
-/** Gzipped size of the framework alone, bundled and minified like core.js. */
+/** Gzipped size of the framework alone, bundled and minified like checkout.js. */
 async function frameworkBytes(): Promise<number> {
   const r = await build({
     configFile: false,
@@ -86,29 +85,24 @@ async function frameworkBytes(): Promise<number> {
     build: {
       write: false,
       target: BROWSERS,
-      rolldownOptions: { output: { minify: true } },
-      lib: { entry: 'bench/dropin-framework.ts', formats: ['es'] },
+      minify: true,
+      lib: { entry: 'bench/dropin-framework.ts', formats: ['iife'], name: 'F' },
     },
   });
   const out = (Array.isArray(r) ? r[0] : r) as { output: { type: string; code?: string }[] };
   return gz(out.output.find((o) => o.type === 'chunk')?.code ?? '');
 }
 
-/** The stylesheet as it sits in core.js (minified text inside the bundle). */
+/** The stylesheet as it sits in checkout.js (minified text inside the bundle). */
 function stylesheetBytes(js: string): number {
   const start = js.indexOf(':host{');
   const end = js.indexOf('`', start);
   return start < 0 || end < 0 ? 0 : gz(js.slice(start, end));
 }
 
-/** `POST /api/dropin/v1/sessions/{token}/payment`, `GET /dropin/v1/chunks/picker.js` (content hash dropped). */
-const partName = (url: string, method: string) => {
-  const u = new URL(url);
-  const path = u.pathname
-    .replace(/^(\/api\/dropin\/v1\/sessions\/)[^/]+/, '$1{token}')
-    .replace(/-[\w-]{8}\.js$/, '.js');
-  return `${method} ${path}`;
-};
+/** `POST /api/dropin/v1/sessions/{token}/payment`, `GET /dropin/v1/chunks/picker.js`. */
+const partName = (url: string, method: string) =>
+  `${method} ${new URL(url).pathname.replace(/^(\/api\/dropin\/v1\/sessions\/)[^/]+/, '$1{token}')}`;
 
 /**
  * One checkout run in a fresh browser context (empty cache), as a first-time shopper: every response from the
@@ -207,22 +201,15 @@ export async function benchDropin(runs = 20): Promise<DropinBench> {
       open: number[];
       api: number[];
     };
-    const core = readFileSync(`${OUT}/core.js`, 'utf8');
+    const js = readFileSync(`${OUT}/checkout.js`, 'utf8');
+    const checkout = gz(js);
     const framework = await frameworkBytes();
-    const stylesheet = stylesheetBytes(core);
+    const stylesheet = stylesheetBytes(js);
     const chunks: Record<string, number> = {};
-    for (const f of readdirSync(`${OUT}/chunks`))
-      chunks[f.replace(/-[\w-]{8}\.js$/, '.js')] = gz(readFileSync(`${OUT}/chunks/${f}`));
+    for (const f of readdirSync(`${OUT}/chunks`)) chunks[f] = gz(readFileSync(`${OUT}/chunks/${f}`));
     return {
       sizes: { budget: BUDGET, preset, picker },
-      script: {
-        loader: gz(readFileSync(`${OUT}/checkout.js`)),
-        core: gz(core),
-        framework,
-        stylesheet,
-        widgetCode: gz(core) - framework - stylesheet,
-        chunks,
-      },
+      script: { checkout, framework, stylesheet, widgetCode: checkout - framework - stylesheet, chunks },
       openToQrMs: Math.round(median(timings.open) * 10) / 10,
       apiRoundTripMs: Math.round(median(timings.api) * 10) / 10,
       runs,

@@ -107,9 +107,6 @@ export class DropinApi {
   choose(token: string, currency: string): Promise<{ session_token: string; payment: CheckoutPayment }> {
     return this.call(`/sessions/${token}/payment`, { body: { currency } });
   }
-  simulate(token: string, body: { pay?: boolean; blocks?: number }): Promise<{ payment: CheckoutPayment }> {
-    return this.call(`/sessions/${token}/simulate`, { body });
-  }
   eventsUrl(token: string): string {
     return `${this.base}/api/dropin/v1/sessions/${token}/events`;
   }

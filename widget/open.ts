@@ -1,5 +1,6 @@
 import { h } from 'preact';
 import { ApiFailure, DropinApi } from './api.js';
+import { loadOptionMessages } from './chunks.js';
 import { Checkout } from './components/checkout.js';
 import { Picker } from './components/lazy-screens.js';
 import { loadLocale, pickLocale } from './i18n.js';
@@ -42,7 +43,7 @@ export function createOpen(defaultBase: string) {
       const problems = optionProblemCodes(options);
       if (problems.length > 0) {
         // The words are a chunk: a working integration never downloads them.
-        void import('./option-messages.js').then(
+        void loadOptionMessages().then(
           (m) => invalid(m.wordProblems(problems).join('; ')),
           () => invalid(problems.join(', ')),
         );

@@ -1,5 +1,6 @@
 import { batch, signal } from '@preact/signals';
 import { ApiFailure, type DropinApi, type PickerCurrency, type SessionView } from './api.js';
+import { loadLive, loadSimulate } from './chunks.js';
 import type { CheckoutError, CheckoutPayment } from './types.js';
 
 export type Screen = 'loading' | 'picker' | 'pay' | 'success' | 'expired' | 'error';
@@ -96,17 +97,13 @@ export class CheckoutState {
     return p ? this.choose(p.pay_currency) : this.openPicker();
   }
 
-  /** Test mode: pay on the sandbox chain, one block at a time, so the confirmations can be watched. */
+  /** Test mode: pay on the sandbox chain (simulate.ts, a chunk: live checkouts never load it). */
   async simulate(): Promise<void> {
     if (this.busy.value) return;
     this.busy.value = true;
     try {
-      const first = await this.api.simulate(this.token, { blocks: 1 });
-      this.update(first.payment);
-      if (first.payment.payment_status === 'confirming') {
-        await new Promise((r) => setTimeout(r, 1200));
-        this.update((await this.api.simulate(this.token, { pay: false, blocks: 1 })).payment);
-      }
+      const { simulate } = await loadSimulate();
+      await simulate(this.api, this.token, (p) => this.update(p));
     } catch (e) {
       this.fail(e);
     } finally {
@@ -133,7 +130,7 @@ export class CheckoutState {
     this.stopLive = () => {
       this.liveRun++;
     };
-    import('./live.js').then(
+    loadLive().then(
       ({ followPayment }) => {
         if (run === this.liveRun) this.stopLive = followPayment(this.api, this.token, (x) => this.update(x));
       },

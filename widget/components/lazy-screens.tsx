@@ -1,3 +1,4 @@
+import { loadPicker, loadScreens } from '../chunks.js';
 import { t } from '../i18n.js';
 import type { CheckoutState } from '../state.js';
 import { lazy } from './lazy.js';
@@ -9,11 +10,10 @@ function Unavailable({ state }: { state: CheckoutState }) {
 
 // The picker is a chunk of its own: a checkout with `cryptoCurrency` never loads it (open() preloads it when the
 // customer will pick). The closing screens share one chunk, preloaded once the QR is on screen.
-const screens = () => import('./screens.js');
-export const Picker = lazy(() => import('./picker.js').then((m) => m.Picker), Unavailable);
-export const Success = lazy(() => screens().then((m) => m.Success), Unavailable);
-export const Expired = lazy(() => screens().then((m) => m.Expired), Unavailable);
-export const Failure = lazy(() => screens().then((m) => m.Failure), Unavailable);
+export const Picker = lazy(() => loadPicker().then((m) => m.Picker), Unavailable);
+export const Success = lazy(() => loadScreens().then((m) => m.Success), Unavailable);
+export const Expired = lazy(() => loadScreens().then((m) => m.Expired), Unavailable);
+export const Failure = lazy(() => loadScreens().then((m) => m.Failure), Unavailable);
 
 /** Loads the closing screens ahead of need, so success never waits for a download. */
 export function preloadClosingScreens(): void {
