@@ -1,11 +1,11 @@
 import type { EventEmitter } from 'node:events';
 import { type Context, Hono } from 'hono';
-import { compress } from 'hono/compress';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { RateLimiter } from '../api-kit/rate-limit.js';
 import { route } from '../api-kit/routes.js';
 import { type DropinCtx, type DropinEnv, requireCheckout, requirePublicKey } from './context.js';
 import { dropinCors } from './cors.js';
+import { gzipJson } from './gzip-json.js';
 import { chooseCurrencyHandler } from './routes/choose-currency.js';
 import { createSessionHandler } from './routes/create-session.js';
 import { listCurrenciesHandler, sessionCurrenciesHandler } from './routes/currencies.js';
@@ -32,9 +32,7 @@ export function createDropinApi(deps: ApiDeps, o: DropinApiOptions): Hono<Dropin
     selfOrigins: o.selfOrigins,
   };
   app.use('*', dropinCors());
-  // JSON answers go out gzipped: the popup's budget (15 KB gzipped to the QR) counts them as sent.
-  // The event stream is never compressed (its type is not JSON), so each event reaches the popup at once.
-  app.use('*', compress({ encoding: 'gzip', contentTypeFilter: /^application\/json/ }));
+  app.use('*', gzipJson());
   app.use('/sessions', requirePublicKey(x));
   app.use('/currencies', requirePublicKey(x));
   app.use('/sessions/:token', requireCheckout(x));

@@ -14,15 +14,16 @@ export interface Mounted {
 export function mountHost(
   theme: 'auto' | 'light' | 'dark',
   view: ComponentChild,
-  parent: HTMLElement = document.body,
+  /** More rules after ours (the hosted page's). */
+  extraCss = '',
 ): Mounted {
   const host = document.createElement('service-checkout');
   if (theme !== 'auto') host.setAttribute('data-theme', theme);
   const root = host.attachShadow({ mode: 'open' });
   const style = document.createElement('style');
-  style.textContent = css;
+  style.textContent = css + extraCss;
   root.appendChild(style);
-  parent.appendChild(host);
+  document.body.appendChild(host);
   render(view, root);
   return {
     root,

@@ -3,6 +3,7 @@ import { DropinApi } from './api.js';
 import { Checkout } from './components/checkout.js';
 import { loadLocale, pickLocale } from './i18n.js';
 import { mountHost } from './mount.js';
+import pageCss from './page.css?inline';
 import { TAG } from './safe.js';
 import { CheckoutState } from './state.js';
 
@@ -34,7 +35,7 @@ export function page(): void {
       history.replaceState(null, '', `/pay/${paymentId}?t=${encodeURIComponent(token.slice(token.indexOf('.') + 1))}`);
     },
   });
-  mountHost('auto', h(Checkout, { state, variant: 'page', onClose: () => {} }));
+  mountHost('auto', h(Checkout, { state, variant: 'page', onClose: () => {} }), pageCss);
   const token = `pt_${m[1]}.${sig}`;
   const lang = loadLocale(api.base, pickLocale(undefined, navigator.languages ?? [navigator.language]));
   void state.start(async () => {

@@ -3,7 +3,7 @@ import { price } from '../format.js';
 import { locale, t } from '../i18n.js';
 import type { CheckoutState } from '../state.js';
 import { chunksLoaded } from './lazy.js';
-import { Expired, Failure, Picker, Success } from './lazy-screens.js';
+import { Closing, Picker } from './lazy-screens.js';
 import { Pay } from './pay.js';
 
 const FOCUSABLE = 'button:not([disabled]), a[href], input:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -72,12 +72,8 @@ export function Checkout({ state, variant, onClose }: CheckoutProps) {
       <Picker state={state} />
     ) : screen === 'pay' ? (
       <Pay state={state} canChange={state.currencies.value !== null} />
-    ) : screen === 'success' ? (
-      <Success state={state} onDone={modal ? onClose : null} redirecting={state.redirecting.value} />
-    ) : screen === 'expired' ? (
-      <Expired state={state} />
     ) : (
-      <Failure state={state} onClose={modal ? onClose : null} />
+      <Closing state={state} onClose={modal ? onClose : null} redirecting={state.redirecting.value} />
     );
 
   return (

@@ -11,13 +11,5 @@ function Unavailable({ state }: { state: CheckoutState }) {
 // The picker is a chunk of its own: a checkout with `cryptoCurrency` never loads it (open() preloads it when the
 // customer will pick). The closing screens share one chunk, preloaded once the QR is on screen.
 export const Picker = lazy(() => loadPicker().then((m) => m.Picker), Unavailable);
-export const Success = lazy(() => loadScreens().then((m) => m.Success), Unavailable);
-export const Expired = lazy(() => loadScreens().then((m) => m.Expired), Unavailable);
-export const Failure = lazy(() => loadScreens().then((m) => m.Failure), Unavailable);
-
-/** Loads the closing screens ahead of need, so success never waits for a download. */
-export function preloadClosingScreens(): void {
-  Success.preload();
-  Expired.preload();
-  Failure.preload();
-}
+/** Success, expiry or error; `Closing.preload()` fetches them ahead of need, so success never waits. */
+export const Closing = lazy(() => loadScreens().then((m) => m.Closing), Unavailable);

@@ -4,7 +4,7 @@ import { t } from '../i18n.js';
 import type { CheckoutState } from '../state.js';
 import type { CheckoutPayment } from '../types.js';
 import { CopyButton } from './copy-button.js';
-import { preloadClosingScreens } from './lazy-screens.js';
+import { Closing } from './lazy-screens.js';
 
 export function statusText(p: CheckoutPayment): string {
   switch (p.payment_status) {
@@ -26,7 +26,7 @@ export function Pay({ state, canChange }: { state: CheckoutState; canChange: boo
   // Once the QR is on screen, the rest loads: live status, then the closing screens.
   const shown = () => {
     state.qrShown();
-    preloadClosingScreens();
+    Closing.preload();
   };
   return (
     <section class="pay">

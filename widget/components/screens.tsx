@@ -67,3 +67,23 @@ export function Failure({ state, onClose }: { state: CheckoutState; onClose: (()
     </section>
   );
 }
+
+/** The closing screen the state is on: success, expiry, or the error that stopped the checkout. */
+export function Closing({
+  state,
+  onClose,
+  redirecting,
+}: {
+  state: CheckoutState;
+  onClose: (() => void) | null;
+  redirecting: boolean;
+}) {
+  const screen = state.screen.value;
+  return screen === 'success' ? (
+    <Success state={state} onDone={onClose} redirecting={redirecting} />
+  ) : screen === 'expired' ? (
+    <Expired state={state} />
+  ) : (
+    <Failure state={state} onClose={onClose} />
+  );
+}
