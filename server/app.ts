@@ -16,6 +16,14 @@ export interface AppOptions {
   mount?: (app: Hono) => void;
 }
 
+// Request ids need to be unique, not secret: a random per-process prefix and a counter cost nothing per request.
+const requestIdPrefix = newId('req', 10);
+let requestCounter = 0;
+function nextRequestId(): string {
+  requestCounter += 1;
+  return `${requestIdPrefix}${requestCounter.toString(36)}`;
+}
+
 /** The client address for rate limits: the socket peer (no proxy headers are trusted by default). */
 export function clientAddress(c: Context): string {
   try {
@@ -32,7 +40,7 @@ export function clientAddress(c: Context): string {
 export function createApp(deps: ApiDeps, opts: AppOptions = {}): Hono {
   const app = new Hono();
   app.use('*', async (c, next) => {
-    const id = c.req.header('x-request-id')?.slice(0, 64) ?? newId('req', 16);
+    const id = c.req.header('x-request-id')?.slice(0, 64) ?? nextRequestId();
     c.set('requestId' as never, id as never);
     // Set before the handler runs: a header added after the Response exists makes Hono rebuild it as a stream.
     c.header('x-request-id', id);
