@@ -4,11 +4,9 @@ import { readQuery } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { route } from '../../api-kit/routes.js';
-import { iso, isoOrNull } from '../../core/clock.js';
 import { AppError, invalid } from '../../core/errors.js';
 import {
   type Attempt,
-  type Delivery,
   decodeCursor,
   deliveryStatuses,
   enableEndpoint,
@@ -17,6 +15,7 @@ import {
   redeliver,
 } from '../../core/webhooks/deliveries.js';
 import { sendTestEvent } from '../../core/webhooks/test-event.js';
+import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { MerchantEnv } from '../auth.js';
 import type { MerchantRoutes } from '../index.js';
 
@@ -30,39 +29,6 @@ export const listDeliveriesQuerySchema = z.strictObject({
 /** Wakes the running dispatcher so a redelivery or test event goes out now, not at the next poll. */
 export interface DeliveryHooks {
   wake(): void;
-}
-
-export function attemptView(a: Attempt) {
-  return {
-    attempt: a.attempt_no,
-    url: a.url,
-    started_at: iso(a.started_at),
-    duration_ms: a.duration_ms,
-    response_code: a.status_code,
-    error: a.error,
-    response_excerpt: a.response_excerpt,
-    next_attempt_at: isoOrNull(a.next_attempt_at),
-  };
-}
-
-export function deliveryView(d: Delivery, attempts: Attempt[]) {
-  return {
-    delivery_id: d.id,
-    event_id: d.event_id,
-    event: 'payment.updated',
-    test: d.kind === 'test',
-    payment_id: d.payment_id,
-    sequence: d.sequence,
-    status: d.status,
-    attempt_count: d.attempts,
-    next_attempt_at: d.status === 'pending' ? isoOrNull(d.next_attempt_at) : null,
-    last_response_code: d.last_status_code,
-    last_error: d.last_error,
-    created_at: iso(d.created_at),
-    updated_at: iso(d.updated_at),
-    delivered_at: isoOrNull(d.delivered_at),
-    attempts: attempts.map(attemptView),
-  };
 }
 
 async function attemptsOf(deps: ApiDeps, id: string): Promise<Attempt[]> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import { iso, isoOrNull } from '../../core/clock.js';
 import { generateWebhookSecret } from '../../core/merchants/keys.js';
 import { getMerchant, updateMerchant } from '../../core/merchants/merchants.js';
@@ -39,26 +40,7 @@ export const webhookCommands: Command[] = [
       const status = v.status === undefined ? undefined : check(z.enum(deliveryStatuses), v.status, 'status');
       const limit = v.limit === undefined ? 20 : check(z.coerce.number().int().min(1).max(500), v.limit, 'limit');
       const page = await listDeliveries(ctx.db, m.id, { paymentId: v.payment as string | undefined, status, limit });
-      const rows = page.deliveries.map((d) => ({
-        delivery_id: d.id,
-        event_id: d.event_id,
-        payment_id: d.payment_id,
-        sequence: d.sequence,
-        test: d.kind === 'test',
-        status: d.status,
-        attempt_count: d.attempts,
-        next_attempt_at: d.status === 'pending' ? isoOrNull(d.next_attempt_at) : null,
-        last_response_code: d.last_status_code,
-        last_error: d.last_error,
-        created_at: iso(d.created_at),
-        attempts: d.attempt_log.map((a) => ({
-          attempt: a.attempt_no,
-          started_at: iso(a.started_at),
-          response_code: a.status_code,
-          duration_ms: a.duration_ms,
-          error: a.error,
-        })),
-      }));
+      const rows = page.deliveries.map((d) => deliveryView(d, d.attempt_log));
       if (v.json) return ctx.out(JSON.stringify(rows));
       if (rows.length === 0) return ctx.out('(no deliveries)');
       for (const r of rows) {
