@@ -82,7 +82,10 @@ export async function checkoutPaymentView(deps: ApiDeps, p: Payment) {
 
 export type CheckoutPaymentView = Awaited<ReturnType<typeof checkoutPaymentView>>;
 
-/** The checkout (what is being bought, by whom) without secrets: the token is never echoed back. */
+/**
+ * The checkout (what is being bought, from whom) without secrets: the token is never echoed back, nor the
+ * customer's own details, which the popup does not show.
+ */
 export function checkoutView(x: Checkout) {
   const base = { test_mode: x.merchant.mode === 'test', merchant_name: x.merchant.name };
   if (x.kind === 'session') {
@@ -93,7 +96,6 @@ export function checkoutView(x: Checkout) {
       amount: s.price_amount,
       currency: s.price_currency,
       crypto_currency: s.crypto_currency,
-      customer: { email: s.customer_email, name: s.customer_name ?? '' },
       reference: s.reference,
       expires_at: iso(s.expires_at),
     };
@@ -105,7 +107,6 @@ export function checkoutView(x: Checkout) {
     amount: p.price_amount,
     currency: p.price_currency,
     crypto_currency: p.pay_currency,
-    customer: { email: p.customer_email, name: p.customer_name ?? '' },
     reference: p.order_id,
     expires_at: iso(p.valid_until),
   };

@@ -8,7 +8,6 @@ export interface SessionView {
   amount: string;
   currency: string;
   crypto_currency: string | null;
-  customer: { email: string; name: string };
   reference: string | null;
   expires_at: string;
 }
@@ -98,16 +97,10 @@ export class DropinApi {
   createSession(key: string, body: unknown): Promise<CreatedSession> {
     return this.call('/sessions', { key, body });
   }
-  read(token: string): Promise<{ session: SessionView; payment: CheckoutPayment | null }> {
-    return this.call(`/sessions/${token}`);
-  }
   currencies(token: string): Promise<PickerCurrency[]> {
     return this.call(`/sessions/${token}/currencies`);
   }
   choose(token: string, currency: string): Promise<{ session_token: string; payment: CheckoutPayment }> {
     return this.call(`/sessions/${token}/payment`, { body: { currency } });
-  }
-  eventsUrl(token: string): string {
-    return `${this.base}/api/dropin/v1/sessions/${token}/events`;
   }
 }

@@ -2,8 +2,9 @@ import { signal } from '@preact/signals';
 
 /**
  * English ships in the script; the other locales are small JSON files fetched next to it only when needed
- * (in parallel with the session), so an English checkout does not pay for nine translations. The English of the
- * picker and of the closing screens ships in their chunks (picker-messages.ts, screens-messages.ts).
+ * (in parallel with the session), so an English checkout does not pay for nine translations. Here: what the QR
+ * screen needs. The English of the picker, the closing screens and the statuses after `waiting` ships with the
+ * code that shows them (picker-messages.ts, screens-messages.ts, status-messages.ts, page.ts).
  */
 export const en = {
   title: 'Pay with crypto',
@@ -17,25 +18,15 @@ export const en = {
   copyAmount: 'Copy amount',
   copyAddress: 'Copy address',
   copyTag: 'Copy tag',
-  copyRemaining: 'Copy remaining amount',
   copied: 'Copied',
   qrAlt: 'QR code with the payment details',
   openWallet: 'Open in wallet',
   expiresIn: 'Quote expires in',
   waiting: 'Waiting for your payment',
-  confirming: 'Payment seen, confirming: {n} of {m}',
-  partially_paid: 'Partly paid: send the remaining {amount}',
-  finished: 'Payment complete',
-  expired: 'Expired',
-  failed: 'Payment failed',
-  refunded: 'Refunded',
-  received: 'Received',
-  remaining: 'Remaining',
   simulate: 'Simulate payment',
   testMode: 'Test mode',
   otherCurrency: 'Choose another currency',
   errorTitle: 'Checkout unavailable',
-  cancel: 'Cancel and return to the store',
   total: 'Total',
 };
 
@@ -51,7 +42,17 @@ type ChunkKey =
   | 'redirecting'
   | 'expiredTitle'
   | 'expiredText'
-  | 'retry';
+  | 'retry'
+  | 'confirming'
+  | 'partially_paid'
+  | 'finished'
+  | 'expired'
+  | 'failed'
+  | 'refunded'
+  | 'received'
+  | 'remaining'
+  | 'copyRemaining'
+  | 'cancel';
 export type Messages = typeof en & Record<ChunkKey, string>;
 export type MessageKey = keyof Messages;
 const english: Partial<Messages> = { ...en };

@@ -1,7 +1,13 @@
-import type { DropinApi } from './api.js';
+import type { DropinApi, SessionView } from './api.js';
+import './status-messages.js';
 import type { CheckoutPayment } from './types.js';
 
 const POLL_MS = 3000;
+
+/** GET /sessions/{token}: the checkout and its current payment (polling, and the hosted page's first view). */
+export function readSession(api: DropinApi, token: string) {
+  return api.call<{ session: SessionView; payment: CheckoutPayment | null }>(`/sessions/${token}`);
+}
 /** EventSource retries by itself; after this many failures in a row we poll instead (proxies that buffer SSE). */
 const MAX_STREAM_ERRORS = 3;
 
@@ -17,7 +23,7 @@ export function followPayment(api: DropinApi, token: string, onPayment: (p: Chec
   const poll = async () => {
     if (stopped) return;
     try {
-      const { payment } = await api.read(token);
+      const { payment } = await readSession(api, token);
       if (payment && !stopped) onPayment(payment);
     } catch {
       // transient: try again at the next tick
@@ -27,7 +33,7 @@ export function followPayment(api: DropinApi, token: string, onPayment: (p: Chec
 
   if (typeof EventSource === 'function') {
     let errors = 0;
-    source = new EventSource(api.eventsUrl(token));
+    source = new EventSource(`${api.base}/api/dropin/v1/sessions/${token}/events`);
     source.addEventListener('payment', (e) => {
       errors = 0;
       const data = (e as MessageEvent<string>).data;

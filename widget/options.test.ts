@@ -61,7 +61,9 @@ describe('locales', () => {
     const { en: core } = await import('./i18n.js');
     const { enPicker } = await import('./components/picker-messages.js');
     const { enScreens } = await import('./components/screens-messages.js');
-    const en: Record<string, string> = { ...core, ...enPicker, ...enScreens };
+    const { enStatus } = await import('./status-messages.js');
+    const { enPage } = await import('./page.js');
+    const en: Record<string, string> = { ...core, ...enPicker, ...enScreens, ...enStatus, ...enPage };
     const files = readdirSync('widget/locales').filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThanOrEqual(8);
     const holes = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -1,11 +1,17 @@
 import { h } from 'preact';
 import { DropinApi } from './api.js';
 import { Checkout } from './components/checkout.js';
-import { loadLocale, pickLocale } from './i18n.js';
+import { addEnglish, loadLocale, pickLocale } from './i18n.js';
+import { readSession } from './live.js';
 import { mountHost } from './mount.js';
 import pageCss from './page.css?inline';
 import { TAG } from './safe.js';
 import { CheckoutState } from './state.js';
+import './status-messages.js';
+
+/** The hosted page's own English (the way back to the store). */
+export const enPage = { cancel: 'Cancel and return to the store' };
+addEnglish(enPage);
 
 const REDIRECT_DELAY_MS = 1500;
 
@@ -39,7 +45,7 @@ export function page(): void {
   const token = `pt_${m[1]}.${sig}`;
   const lang = loadLocale(api.base, pickLocale(undefined, navigator.languages ?? [navigator.language]));
   void state.start(async () => {
-    const r = await api.read(token);
+    const r = await readSession(api, token);
     await lang;
     return { session_token: token, ...r };
   });

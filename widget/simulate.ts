@@ -1,4 +1,5 @@
 import type { DropinApi } from './api.js';
+import './status-messages.js';
 import type { CheckoutPayment } from './types.js';
 
 /**
