@@ -57,14 +57,14 @@ export class ApiFailure extends Error {
 export class DropinApi {
   constructor(readonly base: string) {}
 
-  async call<T>(path: string, init: { method?: string; body?: unknown; key?: string } = {}): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  async call<T>(path: string, init: { body?: unknown; key?: string } = {}): Promise<T> {
+    const headers: Record<string, string> = {};
     if (init.key) headers.authorization = `Bearer ${init.key}`;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
       res = await fetch(`${this.base}/api/dropin/v1${path}`, {
-        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+        method: init.body === undefined ? 'GET' : 'POST',
         headers,
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       });

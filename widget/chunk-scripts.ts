@@ -31,11 +31,9 @@ function load<T>(name: string): Promise<T> {
       pending.set(name, resolve);
       const s = document.createElement('script');
       s.src = `${base}chunks/${name}.js`;
-      s.onload = () => s.remove();
       s.onerror = () => {
         // Offline for a moment: the next need tries again.
         loaded.delete(name);
-        s.remove();
         reject(new Error(`Cannot load ${s.src}`));
       };
       document.head.appendChild(s);

@@ -25,7 +25,6 @@ export const en = {
   waiting: 'Waiting for your payment',
   simulate: 'Simulate payment',
   testMode: 'Test mode',
-  otherCurrency: 'Choose another currency',
   errorTitle: 'Checkout unavailable',
   total: 'Total',
 };
@@ -43,6 +42,7 @@ type ChunkKey =
   | 'expiredTitle'
   | 'expiredText'
   | 'retry'
+  | 'otherCurrency'
   | 'confirming'
   | 'partially_paid'
   | 'finished'

@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import { DropinApi } from './api.js';
 import { Checkout } from './components/checkout.js';
-import { addEnglish, loadLocale, pickLocale } from './i18n.js';
+import { addEnglish, loadLocale, pickLocale, t } from './i18n.js';
 import { readSession } from './live.js';
 import { mountHost } from './mount.js';
 import pageCss from './page.css?inline';
@@ -14,6 +14,12 @@ export const enPage = { cancel: 'Cancel and return to the store' };
 addEnglish(enPage);
 
 const REDIRECT_DELAY_MS = 1500;
+
+/** The merchant's cancel_url, offered until the payment is done. */
+function CancelLink({ state }: { state: CheckoutState }) {
+  const url = state.payment.value?.cancel_url;
+  return url && state.screen.value !== 'success' ? h('a', { class: 'cancel', href: url }, t('cancel')) : null;
+}
 
 /**
  * The hosted payment page (`/pay/{payment_id}?t=...`): the same components as the popup, as a full page.
@@ -41,7 +47,11 @@ export function page(): void {
       history.replaceState(null, '', `/pay/${paymentId}?t=${encodeURIComponent(token.slice(token.indexOf('.') + 1))}`);
     },
   });
-  mountHost('auto', h(Checkout, { state, variant: 'page', onClose: () => {} }), pageCss);
+  mountHost(
+    'auto',
+    h(Checkout, { state, variant: 'page', onClose: () => {}, footer: h(CancelLink, { state }) }),
+    pageCss,
+  );
   const token = `pt_${m[1]}.${sig}`;
   const lang = loadLocale(api.base, pickLocale(undefined, navigator.languages ?? [navigator.language]));
   void state.start(async () => {

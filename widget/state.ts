@@ -14,8 +14,6 @@ export interface StateHooks {
   onToken?(token: string, paymentId: string): void;
 }
 
-const UNPAID = new Set(['waiting']);
-
 /**
  * The checkout's state, one signal per fact; components read them and re-render only where used. All API work
  * goes through here, and every failure ends as a screen and an `onError`, never as an exception.
@@ -30,20 +28,24 @@ export class CheckoutState {
   readonly now = signal(Date.now());
   /** Hosted page: finished, about to go to success_url. */
   readonly redirecting = signal(false);
-  private token = '';
-  private stopLive: (() => void) | null = null;
+  // Private members are `#` fields: the minifier shortens their names, as nothing outside can use them.
+  readonly #hooks: StateHooks;
+  #token = '';
+  #stopLive: (() => void) | null = null;
   /** Bumped by every stop, so a live-status module that arrives late does not follow a payment no longer shown. */
-  private liveRun = 0;
-  private ticker: ReturnType<typeof setInterval> | null = null;
-  private lastStatus = '';
-  private succeeded = false;
-  private expiredFor = '';
-  private disposed = false;
+  #liveRun = 0;
+  #ticker: ReturnType<typeof setInterval> | null = null;
+  #lastStatus = '';
+  #succeeded = false;
+  #expiredFor = '';
+  #disposed = false;
 
   constructor(
     readonly api: DropinApi,
-    private readonly hooks: StateHooks,
-  ) {}
+    hooks: StateHooks,
+  ) {
+    this.#hooks = hooks;
+  }
 
   /** Shows what `load` returns: a payment (QR at once) or the picker. */
   async start(
@@ -56,21 +58,21 @@ export class CheckoutState {
   ): Promise<void> {
     try {
       const r = await load();
-      this.token = r.session_token;
+      this.#token = r.session_token;
       batch(() => {
         this.session.value = r.session;
         if (r.currencies) this.currencies.value = r.currencies;
       });
-      if (r.payment) this.showPayment(r.payment);
+      if (r.payment) this.#showPayment(r.payment);
       else await this.openPicker();
     } catch (e) {
-      this.fail(e);
+      this.#fail(e);
     }
   }
 
   async openPicker(): Promise<void> {
-    this.stopFollowing();
-    if (!this.currencies.value) this.currencies.value = await this.api.currencies(this.token);
+    this.#stopFollowing();
+    if (!this.currencies.value) this.currencies.value = await this.api.currencies(this.#token);
     this.screen.value = 'picker';
   }
 
@@ -79,14 +81,14 @@ export class CheckoutState {
     if (this.busy.value) return;
     this.busy.value = true;
     try {
-      const r = await this.api.choose(this.token, code);
-      if (r.session_token !== this.token) {
-        this.token = r.session_token;
-        this.hooks.onToken?.(r.session_token, r.payment.payment_id);
+      const r = await this.api.choose(this.#token, code);
+      if (r.session_token !== this.#token) {
+        this.#token = r.session_token;
+        this.#hooks.onToken?.(r.session_token, r.payment.payment_id);
       }
-      this.showPayment(r.payment);
+      this.#showPayment(r.payment);
     } catch (e) {
-      this.fail(e);
+      this.#fail(e);
     } finally {
       this.busy.value = false;
     }
@@ -103,19 +105,19 @@ export class CheckoutState {
     this.busy.value = true;
     try {
       const { simulate } = await loadSimulate();
-      await simulate(this.api, this.token, (p) => this.update(p));
+      await simulate(this.api, this.#token, (p) => this.update(p));
     } catch (e) {
-      this.fail(e);
+      this.#fail(e);
     } finally {
       this.busy.value = false;
     }
   }
 
-  private showPayment(p: CheckoutPayment): void {
-    this.stopFollowing();
-    this.lastStatus = '';
+  #showPayment(p: CheckoutPayment): void {
+    this.#stopFollowing();
+    this.#lastStatus = '';
     this.update(p);
-    if (this.screen.value === 'pay') this.ticker ??= setInterval(() => this.tick(), 1000);
+    if (this.screen.value === 'pay') this.#ticker ??= setInterval(() => this.#tick(), 1000);
   }
 
   /**
@@ -124,20 +126,20 @@ export class CheckoutState {
    * `service-checkout:qr` lets a page (and bench/dropin.ts) time the QR and tell what loaded before it.
    */
   qrShown(): void {
-    if (this.stopLive || this.disposed || this.screen.value !== 'pay') return;
+    if (this.#stopLive || this.#disposed || this.screen.value !== 'pay') return;
     performance.mark('service-checkout:qr');
-    const run = ++this.liveRun;
-    this.stopLive = () => {
-      this.liveRun++;
+    const run = ++this.#liveRun;
+    this.#stopLive = () => {
+      this.#liveRun++;
     };
     loadLive().then(
       ({ followPayment }) => {
-        if (run === this.liveRun) this.stopLive = followPayment(this.api, this.token, (x) => this.update(x));
+        if (run === this.#liveRun) this.#stopLive = followPayment(this.api, this.#token, (x) => this.update(x));
       },
       () => {
         // Offline for a moment: try again shortly (the countdown keeps running meanwhile).
-        if (run !== this.liveRun) return;
-        this.stopLive = null;
+        if (run !== this.#liveRun) return;
+        this.#stopLive = null;
         setTimeout(() => this.qrShown(), 3000);
       },
     );
@@ -148,57 +150,57 @@ export class CheckoutState {
     const cur = this.payment.value;
     if (cur && cur.payment_id === p.payment_id && p.sequence < cur.sequence) return;
     this.payment.value = p;
-    if (p.payment_status !== this.lastStatus) {
-      this.lastStatus = p.payment_status;
-      this.hooks.onStatus(p);
+    if (p.payment_status !== this.#lastStatus) {
+      this.#lastStatus = p.payment_status;
+      this.#hooks.onStatus(p);
     }
     if (p.payment_status === 'finished') {
-      this.stopFollowing();
+      this.#stopFollowing();
       this.screen.value = 'success';
-      if (!this.succeeded) {
-        this.succeeded = true;
-        this.hooks.onSuccess(p);
+      if (!this.#succeeded) {
+        this.#succeeded = true;
+        this.#hooks.onSuccess(p);
       }
     } else if (p.payment_status === 'expired' || p.payment_status === 'failed') {
-      this.expire(p);
+      this.#expire(p);
     } else {
       this.screen.value = 'pay';
-      this.tick();
+      this.#tick();
     }
   }
 
   /** The countdown: an unpaid quote past `expires_at` shows the expiry screen even before the server's sweep. */
-  private tick(): void {
+  #tick(): void {
     this.now.value = Date.now();
     const p = this.payment.value;
     if (
       p &&
       this.screen.value === 'pay' &&
-      UNPAID.has(p.payment_status) &&
+      p.payment_status === 'waiting' &&
       p.actually_paid === '0' &&
       Date.parse(p.expires_at) <= this.now.value
     ) {
-      this.expire(p);
+      this.#expire(p);
     }
   }
 
-  private expire(p: CheckoutPayment): void {
-    this.stopFollowing();
+  #expire(p: CheckoutPayment): void {
+    this.#stopFollowing();
     this.screen.value = 'expired';
-    if (this.expiredFor !== p.payment_id) {
-      this.expiredFor = p.payment_id;
-      this.hooks.onExpired(p);
+    if (this.#expiredFor !== p.payment_id) {
+      this.#expiredFor = p.payment_id;
+      this.#hooks.onExpired(p);
     }
   }
 
-  private fail(e: unknown): void {
+  #fail(e: unknown): void {
     const err = e instanceof ApiFailure ? e : new ApiFailure('server', e instanceof Error ? e.message : String(e));
     batch(() => {
       this.error.value = err.message;
       // A failed choice keeps the screen the customer was on; a checkout that never loaded shows the error.
       if (this.screen.value === 'loading') this.screen.value = 'error';
     });
-    this.hooks.onError({
+    this.#hooks.onError({
       code: err.code,
       message: err.message,
       ...(err.status ? { status: err.status } : {}),
@@ -206,15 +208,15 @@ export class CheckoutState {
     });
   }
 
-  private stopFollowing(): void {
-    this.stopLive?.();
-    this.stopLive = null;
+  #stopFollowing(): void {
+    this.#stopLive?.();
+    this.#stopLive = null;
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.stopFollowing();
-    if (this.ticker) clearInterval(this.ticker);
-    this.ticker = null;
+    this.#disposed = true;
+    this.#stopFollowing();
+    if (this.#ticker) clearInterval(this.#ticker);
+    this.#ticker = null;
   }
 }

@@ -1,3 +1,4 @@
+import type { ComponentChild } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { price } from '../format.js';
 import { locale, t } from '../i18n.js';
@@ -13,20 +14,20 @@ export interface CheckoutProps {
   /** `modal`: the drop-in popup; `page`: the hosted payment page (same pieces, no backdrop, no close). */
   variant: 'modal' | 'page';
   onClose: () => void;
+  /** Below the dialog's body: the hosted page's way back to the store (page.ts), nothing in the popup. */
+  footer?: ComponentChild;
 }
 
 /**
  * The checkout shell: a labelled dialog that keeps focus inside (Tab wraps), closes on Escape or a backdrop
  * click, and moves focus into the new screen when the old one disappears.
  */
-export function Checkout({ state, variant, onClose }: CheckoutProps) {
+export function Checkout({ state, variant, onClose, footer }: CheckoutProps) {
   const dialog = useRef<HTMLDivElement>(null);
   const screen = state.screen.value;
   const chunks = chunksLoaded.value;
   const session = state.session.value;
   const modal = variant === 'modal';
-  // The hosted page offers the merchant's cancel_url until the payment is done.
-  const cancelUrl = modal ? null : state.payment.value?.cancel_url;
 
   useEffect(() => {
     const el = dialog.current;
@@ -120,11 +121,7 @@ export function Checkout({ state, variant, onClose }: CheckoutProps) {
             {state.error.value}
           </p>
         )}
-        {cancelUrl && screen !== 'success' && (
-          <a class="cancel" href={cancelUrl}>
-            {t('cancel')}
-          </a>
-        )}
+        {footer}
       </div>
     </div>
   );

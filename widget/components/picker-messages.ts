@@ -6,6 +6,8 @@ export const enPicker = {
   search: 'Search currencies',
   noMatch: 'No currency matches your search',
   minimum: 'Minimum {amount}',
+  // On the payment screen, but only after a pick: the picker's chunk is in by then.
+  otherCurrency: 'Choose another currency',
 };
 
 addEnglish(enPicker);
