@@ -1,4 +1,4 @@
-import type { CheckoutErrorCode, CheckoutPayment } from './types.js';
+import type { CheckoutError, CheckoutErrorCode, CheckoutPayment } from './types.js';
 
 /** The checkout as the service describes it (GET /sessions/{token}). Amounts are exact decimal strings. */
 export interface SessionView {
@@ -41,16 +41,17 @@ const CODES: Record<number, CheckoutErrorCode> = {
   429: 'rate_limited',
 };
 
-/** A failure of the API as a typed `CheckoutError`; the service's own message is kept (it says what to fix). */
-export class ApiFailure extends Error {
-  constructor(
-    readonly code: CheckoutErrorCode,
-    message: string,
-    readonly status?: number,
-    readonly fields?: Record<string, string[]>,
-  ) {
-    super(message);
-  }
+/**
+ * A failure of the API, thrown as the `CheckoutError` that `onError` gets (a plain object, never an `Error`): the
+ * service's own message is kept, as it says what to fix.
+ */
+function failure(
+  code: CheckoutErrorCode,
+  message: string,
+  status?: number,
+  fields?: Record<string, string[]>,
+): CheckoutError {
+  return { code, message, ...(status ? { status } : {}), ...(fields ? { fields } : {}) };
 }
 
 /** The drop-in API client: every call goes to `{base}/api/dropin/v1`, never to the merchant API. */
@@ -69,7 +70,7 @@ export class DropinApi {
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       });
     } catch {
-      throw new ApiFailure('network', `Cannot reach the payment service at ${this.base}`);
+      throw failure('network', `Cannot reach the payment service at ${this.base}`);
     }
     let json: { success?: boolean; message?: string; data?: unknown; errors?: Record<string, string[]> } = {};
     try {
@@ -84,7 +85,7 @@ export class DropinApi {
             .map(([k, v]) => `${k} ${v.join(', ')}`)
             .join('; ')}`
         : '';
-      throw new ApiFailure(
+      throw failure(
         CODES[res.status] ?? 'server',
         `${json.message ?? `HTTP ${res.status}`}${detail}`,
         res.status,

@@ -1,5 +1,5 @@
 import { h } from 'preact';
-import { ApiFailure, DropinApi } from './api.js';
+import { DropinApi } from './api.js';
 import { loadOptionMessages } from './chunks.js';
 import { Checkout } from './components/checkout.js';
 import { Picker } from './components/lazy-screens.js';
@@ -116,5 +116,3 @@ function start(
   });
   return handle;
 }
-
-export { ApiFailure };

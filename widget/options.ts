@@ -56,13 +56,13 @@ export function optionProblemCodes(o: unknown): OptionProblem[] {
   return out;
 }
 
-/** The session body from valid options (snake_case, as the API takes it). */
+/** The session body from valid options (snake_case, as the API takes it; JSON leaves out what is undefined). */
 export function sessionBody(o: CheckoutOptions) {
   return {
     amount: o.amount,
-    ...(o.currency ? { currency: o.currency } : {}),
-    ...(o.cryptoCurrency ? { crypto_currency: o.cryptoCurrency } : {}),
-    customer: { email: o.customer.email, ...(o.customer.name ? { name: o.customer.name } : {}) },
-    ...(o.reference ? { reference: o.reference } : {}),
+    currency: o.currency || undefined,
+    crypto_currency: o.cryptoCurrency || undefined,
+    customer: { email: o.customer.email, name: o.customer.name || undefined },
+    reference: o.reference || undefined,
   };
 }

@@ -1,5 +1,5 @@
 import { batch, signal } from '@preact/signals';
-import { ApiFailure, type DropinApi, type PickerCurrency, type SessionView } from './api.js';
+import type { DropinApi, PickerCurrency, SessionView } from './api.js';
 import { loadLive, loadSimulate } from './chunks.js';
 import type { CheckoutError, CheckoutPayment } from './types.js';
 
@@ -194,18 +194,17 @@ export class CheckoutState {
   }
 
   #fail(e: unknown): void {
-    const err = e instanceof ApiFailure ? e : new ApiFailure('server', e instanceof Error ? e.message : String(e));
+    // The API throws CheckoutErrors (plain objects); anything else is a bug of ours, reported as `server`.
+    const err: CheckoutError =
+      typeof e === 'object' && e !== null && !(e instanceof Error) && 'code' in e
+        ? (e as CheckoutError)
+        : { code: 'server', message: e instanceof Error ? e.message : String(e) };
     batch(() => {
       this.error.value = err.message;
       // A failed choice keeps the screen the customer was on; a checkout that never loaded shows the error.
       if (this.screen.value === 'loading') this.screen.value = 'error';
     });
-    this.#hooks.onError({
-      code: err.code,
-      message: err.message,
-      ...(err.status ? { status: err.status } : {}),
-      ...(err.fields ? { fields: err.fields } : {}),
-    });
+    this.#hooks.onError(err);
   }
 
   #stopFollowing(): void {

@@ -7,12 +7,12 @@ export const chunksLoaded = signal(0);
 
 /**
  * A component whose code is a chunk loaded on first render (or earlier, by `preload()`), so the script that
- * shows the QR does not carry it. Until it is in: the loading line; if it cannot load (network gone): `fallback`,
- * which must need no chunk.
+ * shows the QR does not carry it. Until it is in: the loading line; while it cannot load (network gone):
+ * `fallback`, which must need no chunk.
  */
 export function lazy<P extends object>(load: () => Promise<ComponentType<P>>, fallback: ComponentType<P>) {
+  // The component once loaded, or the fallback once loading failed.
   const loaded = signal<ComponentType<P> | null>(null);
-  const failed = signal(false);
   let started = false;
   const preload = () => {
     if (started) return;
@@ -23,20 +23,19 @@ export function lazy<P extends object>(load: () => Promise<ComponentType<P>>, fa
         chunksLoaded.value++;
       },
       () => {
+        // The next render tries again (the screen changing, say, once the network is back).
         started = false;
-        failed.value = true;
+        loaded.value = fallback;
       },
     );
   };
   function Lazy(props: P) {
     const C = loaded.value;
-    if (C) return <C {...props} />;
-    if (failed.value) {
-      const F = fallback;
-      return <F {...props} />;
-    }
+    if (C !== fallback && C) return <C {...props} />;
     preload();
-    return (
+    return C ? (
+      <C {...props} />
+    ) : (
       <p class="muted" role="status">
         {t('loading')}
       </p>
