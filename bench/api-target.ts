@@ -14,7 +14,9 @@ import { buildService } from '../server/service.js';
 async function main(): Promise<void> {
   if (process.env.TARGET === 'ceiling') {
     const app = new Hono();
-    app.get('/json', (c) => c.json({ success: true, message: 'OK', data: { payment_id: 'pay_x', payment_status: 'waiting' } }));
+    app.get('/json', (c) =>
+      c.json({ success: true, message: 'OK', data: { payment_id: 'pay_x', payment_status: 'waiting' } }),
+    );
     const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => {
       process.stdout.write(`READY ${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
     });
@@ -32,7 +34,9 @@ async function main(): Promise<void> {
       body: JSON.stringify({ amount: 100, currency: 'btc', email: 'bench@example.com' }),
     });
     const body = (await res.json()) as { data: { payment: { payment_id: string } } };
-    process.stdout.write(`READY ${JSON.stringify({ port, key: m.secret_key, paymentId: body.data.payment.payment_id })}\n`);
+    process.stdout.write(
+      `READY ${JSON.stringify({ port, key: m.secret_key, paymentId: body.data.payment.payment_id })}\n`,
+    );
   });
 }
 

@@ -11,7 +11,14 @@ export interface LoadFigures {
 }
 
 /** Runs autocannon (in this process) against a target in another process. */
-export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections?: number }): Promise<LoadFigures> {
+export async function load(opts: {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  seconds: number;
+  connections?: number;
+}): Promise<LoadFigures> {
   const r = await autocannon({
     url: opts.url,
     method: opts.method ?? 'GET',
@@ -20,7 +27,13 @@ export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers
     headers: opts.headers ?? {},
     ...(opts.body ? { body: opts.body } : {}),
   });
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return {
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
 }
 
 export interface ApiBench {
@@ -32,7 +45,10 @@ export interface ApiBench {
  * Issue 2 benchmark: POST /payments and GET /payments/{id} at 50 connections on SQLite and PostgreSQL, against a
  * bare Hono JSON route served the same way as the ceiling, all in one run.
  */
-export async function benchApi(seconds = 10, pgUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'): Promise<ApiBench> {
+export async function benchApi(
+  seconds = 10,
+  pgUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+): Promise<ApiBench> {
   const ceilingTarget = await startTarget('bench/api-target.ts', { TARGET: 'ceiling' });
   await load({ url: `http://127.0.0.1:${ceilingTarget.info.port}/json`, seconds: 2 }); // warm-up
   const ceiling = await load({ url: `http://127.0.0.1:${ceilingTarget.info.port}/json`, seconds });

@@ -17,19 +17,40 @@ async function optional<T>(name: string, load: () => Promise<T>): Promise<T | { 
 
 async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? '10');
-  const results: Record<string, unknown> = { date: new Date().toISOString(), cpus: (await import('node:os')).cpus().length };
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    cpus: (await import('node:os')).cpus().length,
+  };
   const rows: Row[] = [];
 
   const qr = await optional('qr', async () => (await import('./qr.js')).measureQr());
   results.qr = qr;
-  if (!('skipped' in qr)) for (const [k, v] of Object.entries(qr)) rows.push([`QR encode: ${k}`, `${v.toFixed(3)} ms/code`, k.includes('ours') || k.includes('qrSvgDataUrl') ? 'target < 0.3 ms' : '']);
+  if (!('skipped' in qr))
+    for (const [k, v] of Object.entries(qr))
+      rows.push([
+        `QR encode: ${k}`,
+        `${v.toFixed(3)} ms/code`,
+        k.includes('ours') || k.includes('qrSvgDataUrl') ? 'target < 0.3 ms' : '',
+      ]);
 
   const api = await benchApi(seconds);
   results.api = api;
-  rows.push(['ceiling: bare Hono JSON route', `${api.ceiling.rps} req/s`, `p50 ${api.ceiling.p50} ms, p99 ${api.ceiling.p99} ms`]);
+  rows.push([
+    'ceiling: bare Hono JSON route',
+    `${api.ceiling.rps} req/s`,
+    `p50 ${api.ceiling.p50} ms, p99 ${api.ceiling.p99} ms`,
+  ]);
   for (const [store, f] of Object.entries(api.stores)) {
-    rows.push([`${store}: POST /payments`, `${f.createPayment.rps} req/s`, `p50 ${f.createPayment.p50} ms, p99 ${f.createPayment.p99} ms, ${(f.createPayment.rps / api.ceiling.rps).toFixed(2)}x ceiling, non-2xx ${f.createPayment.non2xx} (target >= 1500/s)`]);
-    rows.push([`${store}: GET /payments/{id}`, `${f.getPayment.rps} req/s`, `p50 ${f.getPayment.p50} ms, p99 ${f.getPayment.p99} ms, ${(f.getPayment.rps / api.ceiling.rps).toFixed(2)}x ceiling (target >= 0.5x)`]);
+    rows.push([
+      `${store}: POST /payments`,
+      `${f.createPayment.rps} req/s`,
+      `p50 ${f.createPayment.p50} ms, p99 ${f.createPayment.p99} ms, ${(f.createPayment.rps / api.ceiling.rps).toFixed(2)}x ceiling, non-2xx ${f.createPayment.non2xx} (target >= 1500/s)`,
+    ]);
+    rows.push([
+      `${store}: GET /payments/{id}`,
+      `${f.getPayment.rps} req/s`,
+      `p50 ${f.getPayment.p50} ms, p99 ${f.getPayment.p99} ms, ${(f.getPayment.rps / api.ceiling.rps).toFixed(2)}x ceiling (target >= 0.5x)`,
+    ]);
     rows.push([`${store}: service peak RSS`, `${f.peakRssMb} MB`, 'target < 250 MB']);
   }
 

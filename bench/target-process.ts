@@ -11,7 +11,10 @@ export interface Target {
 
 /** Starts a benchmark target script in its own Node process and waits for its READY line. */
 export async function startTarget(script: string, env: Record<string, string>): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr?.on('data', (d) => {
     err += String(d);
