@@ -2,14 +2,12 @@ import type { CheckoutError, CheckoutErrorCode, CheckoutPayment } from './types.
 
 /** The checkout as the service describes it (GET /sessions/{token}). Amounts are exact decimal strings. */
 export interface SessionView {
-  kind: 'session' | 'hosted';
   test_mode: boolean;
   merchant_name: string;
   amount: string;
   currency: string;
   crypto_currency: string | null;
   reference: string | null;
-  expires_at: string;
 }
 
 /** An asset in the picker (the session's list carries only what the picker shows). */

@@ -2,8 +2,6 @@ import { type ComponentChild, render } from 'preact';
 import css from './styles.css?inline';
 
 export interface Mounted {
-  root: ShadowRoot;
-  host: HTMLElement;
   unmount(): void;
 }
 
@@ -26,8 +24,6 @@ export function mountHost(
   document.body.appendChild(host);
   render(view, root);
   return {
-    root,
-    host,
     unmount() {
       render(null, root);
       host.remove();

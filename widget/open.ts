@@ -34,31 +34,29 @@ export function createOpen(defaultBase: string) {
       console.error(`${TAG} ${e.message}`);
       safeCall('onError', options?.onError, e);
     };
-    const invalid = (what: string) => {
-      const e: CheckoutError = { code: 'invalid_options', message: `Invalid options: ${what}` };
+    /** A checkout that never opens: the error goes to the console, `onError` and `result`. */
+    const refuse = (code: CheckoutError['code'], message: string) => {
+      const e: CheckoutError = { code, message };
       report(e);
       reject(e);
     };
+    const none = { close() {}, result };
     try {
       const problems = optionProblemCodes(options);
       if (problems.length > 0) {
         // The words are a chunk: a working integration never downloads them.
+        const invalid = (what: string) => refuse('invalid_options', `Invalid options: ${what}`);
         void loadOptionMessages().then(
           (m) => invalid(m.wordProblems(problems).join('; ')),
           () => invalid(problems.join(', ')),
         );
-        return { close() {}, result };
+        return none;
       }
       current?.close();
       return start(options, defaultBase, settle, reject, report, result);
     } catch (e) {
-      const err: CheckoutError = {
-        code: 'server',
-        message: `Unexpected error: ${e instanceof Error ? e.message : String(e)}`,
-      };
-      report(err);
-      reject(err);
-      return { close() {}, result };
+      refuse('server', `Unexpected error: ${e}`);
+      return none;
     }
   };
 }
@@ -72,7 +70,7 @@ function start(
   result: Promise<CheckoutResult>,
 ): CheckoutHandle {
   const api = new DropinApi((o.apiBase ?? defaultBase).replace(/\/+$/, ''));
-  const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  const opener = document.activeElement as HTMLElement | null;
   let finished: CheckoutPayment | null = null;
   let mounted: Mounted | null = null;
   let closed = false;

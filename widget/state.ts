@@ -1,4 +1,4 @@
-import { batch, signal } from '@preact/signals';
+import { signal } from '@preact/signals';
 import type { DropinApi, PickerCurrency, SessionView } from './api.js';
 import { loadLive, loadSimulate } from './chunks.js';
 import type { CheckoutError, CheckoutPayment } from './types.js';
@@ -59,10 +59,9 @@ export class CheckoutState {
     try {
       const r = await load();
       this.#token = r.session_token;
-      batch(() => {
-        this.session.value = r.session;
-        if (r.currencies) this.currencies.value = r.currencies;
-      });
+      // No batch() needed here or below: Preact renders signal changes together, after this task.
+      this.session.value = r.session;
+      if (r.currencies) this.currencies.value = r.currencies;
       if (r.payment) this.#showPayment(r.payment);
       else await this.openPicker();
     } catch (e) {
@@ -196,14 +195,10 @@ export class CheckoutState {
   #fail(e: unknown): void {
     // The API throws CheckoutErrors (plain objects); anything else is a bug of ours, reported as `server`.
     const err: CheckoutError =
-      typeof e === 'object' && e !== null && !(e instanceof Error) && 'code' in e
-        ? (e as CheckoutError)
-        : { code: 'server', message: e instanceof Error ? e.message : String(e) };
-    batch(() => {
-      this.error.value = err.message;
-      // A failed choice keeps the screen the customer was on; a checkout that never loaded shows the error.
-      if (this.screen.value === 'loading') this.screen.value = 'error';
-    });
+      e instanceof Error || typeof e !== 'object' || !e ? { code: 'server', message: String(e) } : (e as CheckoutError);
+    this.error.value = err.message;
+    // A failed choice keeps the screen the customer was on; a checkout that never loaded shows the error.
+    if (this.screen.value === 'loading') this.screen.value = 'error';
     this.#hooks.onError(err);
   }
 

@@ -91,7 +91,7 @@ export function Checkout({ state, variant, onClose, footer }: CheckoutProps) {
         ref={dialog}
         class="dialog"
         role="dialog"
-        aria-modal={modal ? 'true' : undefined}
+        aria-modal={modal}
         aria-labelledby="sc-title"
         lang={locale.value}
         tabIndex={-1}
@@ -104,7 +104,7 @@ export function Checkout({ state, variant, onClose, footer }: CheckoutProps) {
               <p class="muted">
                 {session.merchant_name} · {t('total')}{' '}
                 <span data-field="price_amount">{price(session.amount, session.currency, locale.value)}</span>
-                {session.test_mode && <span class="tag">{t('testMode')}</span>}
+                {session.test_mode && <span class="net tag">{t('testMode')}</span>}
               </p>
             )}
           </div>

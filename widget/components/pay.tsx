@@ -103,7 +103,7 @@ export function Pay({ state, canChange }: { state: CheckoutState; canChange: boo
         <progress max={p.confirmations.required} value={p.confirmations.count} aria-label={statusText(p)} />
       )}
       {untouched && (
-        <p class="timer">
+        <p class="muted">
           {t('expiresIn')}{' '}
           <span data-field="countdown" role="timer">
             {left.value}
