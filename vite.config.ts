@@ -22,6 +22,7 @@ const shared: UserConfig = {
   oxc: {
     jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' },
     jsxInject: `import { h, Fragment } from 'preact'`,
+    // JSX files only (where `h` must be in scope); Rolldown strips the types of the .ts files itself.
     include: /\.tsx$/,
   },
   define: { 'process.env.NODE_ENV': '"production"' },
@@ -81,7 +82,7 @@ const chunk = (name: string) =>
       ...out,
       rolldownOptions: {
         external: (id) => SHARED.test(id),
-        output: { codeSplitting: false, globals: () => 'ServiceCheckout._' },
+        output: { codeSplitting: false, comments: false, globals: () => 'ServiceCheckout._' },
       },
       lib: {
         entry: `widget/chunk-entries/${name}.ts`,
