@@ -257,6 +257,28 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
+  test('a shop whose CSP allows scripts by nonce only runs the chunks too (picker, closing screens)', async ({
+    page,
+    world,
+  }) => {
+    await page.addInitScript((key) => {
+      (window as unknown as { SHOP_OPTIONS: unknown }).SHOP_OPTIONS = { publicKey: key, locale: 'en' };
+    }, world.service.merchant.public_key);
+    await page.goto(`${world.shopUrl}/csp`);
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pay with crypto' });
+    // The picker is a chunk: a CSP violation would leave "Loading…" and a console error (which fails the test).
+    await dialog.getByRole('button', { name: /\bLTC\b/ }).click();
+    await expect(dialog.locator('[data-field="pay_currency"]')).toHaveText('LTC');
+    await dialog.getByRole('button', { name: 'Simulate payment' }).click();
+    await expect(dialog.getByRole('button', { name: 'Done' })).toBeVisible();
+    const chunks = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLScriptElement>('script[src*="/chunks/"]')].map((s) => s.nonce !== ''),
+    );
+    expect(chunks.length).toBeGreaterThanOrEqual(3);
+    expect(chunks.every(Boolean)).toBe(true);
+  });
+
   test('keyboard only: open, search, choose, simulate, done', async ({ shop: page }, testInfo) => {
     await page.keyboard.press('Tab');
     const buy = page.getByRole('button', { name: 'Buy the mug' });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -6,17 +7,18 @@ import type { AddressInfo } from 'node:net';
  * 127.0.0.1): a product, a Buy button, and the one script tag. Tests put the options in `window.SHOP_OPTIONS`
  * (an init script); every callback lands in `window.shopEvents` for assertions.
  */
-export function shopPage(serviceUrl: string): string {
+export function shopPage(serviceUrl: string, nonce?: string): string {
+  const n = nonce ? ` nonce="${nonce}"` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Mug shop</title>
 <style>body{font-family:sans-serif;margin:2rem} button{font-size:1.1rem;padding:.6rem 1rem} /* a hostile page style */ * { color: hotpink !important; } dialog, [role=dialog] { display:none !important }</style>
-<script src="${serviceUrl}/dropin/v1/checkout.js"></script>
+<script src="${serviceUrl}/dropin/v1/checkout.js"${n}></script>
 </head><body>
 <h1>Mug shop</h1>
 <p>One mug, 25.00 USD.</p>
 <button id="buy" type="button">Buy the mug</button>
-<script>
+<script${n}>
 window.shopEvents = [];
 const log = (type) => (x) => window.shopEvents.push({ type, value: x === undefined ? null : JSON.parse(JSON.stringify(x)) });
 document.getElementById('buy').addEventListener('click', () => {
@@ -35,7 +37,16 @@ export async function startShop(serviceUrl: string): Promise<{ url: string; clos
   const server: Server = createServer((req, res) => {
     if (req.url === '/' || req.url?.startsWith('/?'))
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-    else if (req.url === '/favicon.ico') res.writeHead(204).end();
+    else if (req.url === '/csp') {
+      // A shop with a strict Content-Security-Policy: only scripts carrying this response's nonce run.
+      const nonce = randomBytes(16).toString('base64');
+      res
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': `script-src 'nonce-${nonce}'`,
+        })
+        .end(shopPage(serviceUrl, nonce));
+    } else if (req.url === '/favicon.ico') res.writeHead(204).end();
     else if (req.url?.startsWith('/demo/')) {
       // A copy of the demo storefront on this origin (it finds the service through ?service=).
       const path = new URL(req.url, 'http://x').pathname;

@@ -92,14 +92,4 @@ export class DropinApi {
     }
     return json.data as T;
   }
-
-  createSession(key: string, body: unknown): Promise<CreatedSession> {
-    return this.call('/sessions', { key, body });
-  }
-  currencies(token: string): Promise<PickerCurrency[]> {
-    return this.call(`/sessions/${token}/currencies`);
-  }
-  choose(token: string, currency: string): Promise<{ session_token: string; payment: CheckoutPayment }> {
-    return this.call(`/sessions/${token}/payment`, { body: { currency } });
-  }
 }

@@ -11,12 +11,17 @@ import type * as Simulate from './simulate.js';
  * of an ES module core cost more bytes than this.
  */
 let base = '';
+let nonce = '';
 const pending = new Map<string, (exports: unknown) => void>();
 const loaded = new Map<string, Promise<unknown>>();
 
-/** The folder of checkout.js, where the chunks are. */
-export function setChunkBase(url: string): void {
+/**
+ * The folder of checkout.js, where the chunks are, and its CSP nonce: a page whose Content-Security-Policy
+ * allows our script by nonce allows the chunks it adds with the same one.
+ */
+export function setChunkBase(url: string, scriptNonce = ''): void {
   base = url;
+  nonce = scriptNonce;
 }
 
 /** Called by a chunk's script as it runs. */
@@ -31,10 +36,11 @@ function load<T>(name: string): Promise<T> {
       pending.set(name, resolve);
       const s = document.createElement('script');
       s.src = `${base}chunks/${name}.js`;
+      s.nonce = nonce;
       s.onerror = () => {
         // Offline for a moment: the next need tries again.
         loaded.delete(name);
-        reject(new Error(`Cannot load ${s.src}`));
+        reject(new Error(s.src));
       };
       document.head.appendChild(s);
     });

@@ -6,8 +6,9 @@ import { createOpen } from './open.js';
 
 // The script tag's own address gives the service's origin (DESIGN.md) and the folder of the chunks; read now,
 // while this script is the current one.
-const src = (document.currentScript as HTMLScriptElement | null)?.src || `${location.origin}/dropin/v1/checkout.js`;
-setChunkBase(new URL('.', src).href);
+const script = document.currentScript as HTMLScriptElement | null;
+const src = script?.src || `${location.origin}/dropin/v1/checkout.js`;
+setChunkBase(new URL('.', src).href, script?.nonce);
 
 /**
  * The one global of the drop-in: `window.ServiceCheckout`. `_` is private to the drop-in's own chunks

@@ -19,7 +19,7 @@ export const en = {
   copyAddress: 'Copy address',
   copyTag: 'Copy tag',
   copied: 'Copied',
-  qrAlt: 'QR code with the payment details',
+  qrAlt: 'Payment QR code',
   openWallet: 'Open in wallet',
   expiresIn: 'Quote expires in',
   waiting: 'Waiting for your payment',

@@ -1,5 +1,5 @@
 import { h } from 'preact';
-import { DropinApi } from './api.js';
+import { type CreatedSession, DropinApi } from './api.js';
 import { loadOptionMessages } from './chunks.js';
 import { Checkout } from './components/checkout.js';
 import { Picker } from './components/lazy-screens.js';
@@ -108,7 +108,7 @@ function start(
   mounted = mountHost(o.theme ?? 'auto', h(Checkout, { state, variant: 'modal', onClose: close }));
   const lang = loadLocale(api.base, pickLocale(o.locale, navigator.languages ?? [navigator.language]));
   void state.start(async () => {
-    const created = api.createSession(o.publicKey, sessionBody(o));
+    const created = api.call<CreatedSession>('/sessions', { key: o.publicKey, body: sessionBody(o) });
     await lang;
     return created;
   });

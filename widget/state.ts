@@ -71,7 +71,8 @@ export class CheckoutState {
 
   async openPicker(): Promise<void> {
     this.#stopFollowing();
-    if (!this.currencies.value) this.currencies.value = await this.api.currencies(this.#token);
+    if (!this.currencies.value)
+      this.currencies.value = await this.api.call<PickerCurrency[]>(`/sessions/${this.#token}/currencies`);
     this.screen.value = 'picker';
   }
 
@@ -80,7 +81,10 @@ export class CheckoutState {
     if (this.busy.value) return;
     this.busy.value = true;
     try {
-      const r = await this.api.choose(this.#token, code);
+      const r = await this.api.call<{ session_token: string; payment: CheckoutPayment }>(
+        `/sessions/${this.#token}/payment`,
+        { body: { currency: code } },
+      );
       if (r.session_token !== this.#token) {
         this.#token = r.session_token;
         this.#hooks.onToken?.(r.session_token, r.payment.payment_id);
