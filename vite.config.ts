@@ -70,7 +70,11 @@ function chunksAsScripts(): Plugin {
   };
 }
 
-/** What a chunk shares with checkout.js: taken from `ServiceCheckout._` (entry.ts), never bundled again. */
+/**
+ * What a chunk shares with checkout.js: taken from `ServiceCheckout._` (entry.ts), never bundled again. Every name
+ * a chunk imports from these modules must be in `_` (the e2e runs load every chunk), Fragment included if a chunk
+ * ever uses `<>`.
+ */
 const SHARED = /^(preact|@preact\/signals)$|\/widget\/(i18n|chunk-scripts)\.(js|ts)$/;
 
 /** One chunk: an IIFE that takes the shared modules from `ServiceCheckout._` and registers its exports. */
