@@ -1,15 +1,14 @@
 import type { EventEmitter } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { pageTokenValid } from '../api-kit/page-token.js';
-import { clientAddress } from '../server/app.js';
+import { clientAddress } from '../api-kit/client-address.js';
+import { PUBLIC_DIR } from '../core/paths.js';
 import { demoPublicKey } from './demo.js';
 import { hostedPageHtml, invalidPageHtml } from './hosted-page.js';
 import { createDropinApi } from './index.js';
 import { staticFiles } from './static-files.js';
 
-const PUBLIC_DIR = fileURLToPath(new URL('../public', import.meta.url));
 
 /**
  * Everything browser-facing: the drop-in API, the hosted payment page, the demo storefront's config and the

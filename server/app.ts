@@ -1,11 +1,13 @@
-import { Hono, type Context } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
+import { relative } from 'node:path';
+import { Hono } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { clientAddress } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { renderError } from '../api-kit/errors.js';
 import { json } from '../api-kit/envelope.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { PUBLIC_DIR } from '../core/paths.js';
 import { createMerchantApi, type MerchantRoutes } from '../merchant-api/index.js';
 import { sql } from 'kysely';
 
@@ -24,14 +26,6 @@ function nextRequestId(): string {
   return `${requestIdPrefix}${requestCounter.toString(36)}`;
 }
 
-/** The client address for rate limits: the socket peer (no proxy headers are trusted by default). */
-export function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown'; // app.request() in tests has no socket
-  }
-}
 
 /**
  * Composition of the HTTP surface: every failure, from any layer, renders through one error handler in the spec's
@@ -60,7 +54,7 @@ export function createApp(deps: ApiDeps, opts: AppOptions = {}): Hono {
     await next();
     if (c.res.status === 200) c.header('cache-control', 'public, max-age=86400');
   });
-  app.get('/icons/*', serveStatic({ root: './public' }));
+  app.get('/icons/*', serveStatic({ root: relative(process.cwd(), PUBLIC_DIR) || '.' }));
 
   app.route('/api/v1', createMerchantApi(deps, clientAddress, opts.merchantRoutes));
   opts.mount?.(app);

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Context } from 'hono';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { enabledAssets } from '../../core/catalog/availability.js';
+import { PUBLIC_DIR } from '../../core/paths.js';
 import { fromUnits, usdToCents } from '../../core/money/decimal.js';
 import { minimumAmount } from '../../core/pricing/amounts.js';
 import type { Mode } from '../../core/deps.js';
 import type { DropinEnv } from '../context.js';
 import { checkoutView } from '../views.js';
 
-const ICONS_DIR = fileURLToPath(new URL('../../public/icons/', import.meta.url));
+const ICONS_DIR = `${PUBLIC_DIR}/icons/`;
 const icons = new Map<string, string | null>();
 
 /**
