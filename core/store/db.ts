@@ -49,14 +49,19 @@ export function openStore(url: string, opts: { poolSize?: number; onPoolError?: 
  * Kysely's SQLite driver prepares every query afresh; preparing costs more than running a hot query, so prepared
  * statements are reused per SQL text (bounded, since `IN (...)` lists make many texts).
  */
+const MAX_CACHED_SQL = 2048;
+
 function withStatementCache(sqlite: SQLite.Database): { prepare: SQLite.Database['prepare']; close(): void } {
   const cache = new Map<string, SQLite.Statement>();
   return {
     prepare(source: string) {
       let stmt = cache.get(source);
       if (!stmt) {
-        if (cache.size >= 1000) cache.clear();
         stmt = sqlite.prepare(source);
+        // Long texts are multi-row inserts of group commits: each row count is its own text and a prepared statement
+        // holds memory per parameter, so caching them would pin megabytes for little gain (they amortise anyway).
+        if (source.length > MAX_CACHED_SQL) return stmt;
+        if (cache.size >= 500) cache.clear();
         cache.set(source, stmt);
       }
       return stmt;
