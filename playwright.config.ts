@@ -1,20 +1,11 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumLaunchOptions } from './e2e/chromium.js';
 
 /**
  * Browser runs of the drop-in in Debian's Chromium (DESIGN.md). Each worker starts the real service on a fresh
  * SQLite file and a merchant page on another origin (e2e/fixtures.ts); globalSetup builds the drop-in first.
  */
-const chromium = {
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-};
+const chromium = chromiumLaunchOptions;
 
 export default defineConfig({
   testDir: 'e2e',

@@ -5,6 +5,7 @@ import { type Browser, chromium, type Response } from '@playwright/test';
 import { build } from 'vite';
 import { startShop } from '../e2e/shop-server.js';
 import { startTestService } from '../server/testing/harness.js';
+import { chromiumLaunchOptions } from '../e2e/chromium.js';
 
 const OUT = 'public/dropin/v1';
 const BROWSERS = ['chrome111', 'safari16.4', 'firefox115', 'edge111'];
@@ -178,17 +179,8 @@ export async function benchDropin(runs = 20): Promise<DropinBench> {
   execSync('npx vite build', { stdio: 'ignore' });
   const t = await startTestService({ start: true });
   const shop = await startShop(t.url);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
+
   try {
     const key = t.merchant.public_key;
     const picker = await measureFlow(browser, t.url, shop.url, key, false);
