@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { crc32, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 
 const TYPES: Record<string, string> = {
@@ -22,8 +22,27 @@ interface Cached {
 }
 
 /**
- * Serves files under `root` (public/) with their gzip computed once per file version, so the drop-in script
- * goes out compressed without compressing on every request. Paths that escape `root` are 404.
+ * The gzip of `body` that the build wrote next to its file (`checkout.js.gz`: vite.config.ts, gzip-best.ts), when
+ * it is of these very bytes (its trailer's CRC-32 and length match): a build-time gzip is smaller than zlib's.
+ */
+async function prebuiltGzip(file: string, body: Buffer): Promise<Buffer | null> {
+  let gz: Buffer;
+  try {
+    gz = await readFile(`${file}.gz`);
+  } catch {
+    return null;
+  }
+  const ok =
+    gz.length > 18 &&
+    gz.readUInt32LE(gz.length - 8) === crc32(body) >>> 0 &&
+    gz.readUInt32LE(gz.length - 4) === body.length >>> 0;
+  return ok ? gz : null;
+}
+
+/**
+ * Serves files under `root` (public/) with their gzip computed once per file version (or the build's own, see
+ * prebuiltGzip), so the drop-in script goes out compressed without compressing on every request. Paths that
+ * escape `root` are 404.
  */
 export function staticFiles(root: string, opts: { maxAge: number }) {
   const cache = new Map<string, Cached>();
@@ -45,7 +64,10 @@ export function staticFiles(root: string, opts: { maxAge: number }) {
       entry = {
         mtimeMs: info.mtimeMs,
         body,
-        gzip: body.length > 512 && !type.startsWith('image/png') ? gzipSync(body, { level: 9 }) : null,
+        gzip:
+          body.length > 512 && !type.startsWith('image/png')
+            ? ((await prebuiltGzip(file, body)) ?? gzipSync(body, { level: 9 }))
+            : null,
       };
       cache.set(file, entry);
     }
