@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isPostgres } from '../store/dialect.js';
 import type { Database } from '../store/schema.js';
 import { insertPaymentEvent } from './events.js';
 import { derivePaymentState } from './lifecycle.js';
@@ -72,8 +73,4 @@ export async function writeChange(
   if (Number(res.numUpdatedRows) !== 1) throw new Error(`payment ${p.id} changed concurrently`);
   await insertPaymentEvent(trx, updated, now);
   return updated;
-}
-
-function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter.constructor.name.startsWith('Postgres');
 }

@@ -3,6 +3,7 @@ import * as core from './0001-core.js';
 import * as xpubs from './0003-xpubs.js';
 import * as webhooks from './0002-webhooks.js';
 import * as dropinSessions from './0004-dropin-sessions.js';
+import * as changeNotifications from './0005-change-notifications.js';
 
 /**
  * Versioned migrations, applied in key order. Add a file per change; never edit one that has shipped.
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-xpubs': xpubs,
   '0002-webhooks': webhooks,
   '0004-dropin-sessions': dropinSessions,
+  '0005-change-notifications': changeNotifications,
 };
