@@ -6,9 +6,18 @@ import { stringifyJson } from '../core/money/decimal.js';
  * The spec's success envelope. Bodies go through `stringifyJson` so exact amounts (`Decimal`) keep their digits.
  */
 export function ok(c: Context, data: unknown, message = 'OK', status: ContentfulStatusCode = 200): Response {
-  return json(c, { success: true, message, data }, status);
+  return jsonText(c, okText(data, message), status);
+}
+
+/** The success envelope as JSON text, for a handler that keeps the text of an answer it gives often. */
+export function okText(data: unknown, message = 'OK'): string {
+  return stringifyJson({ success: true, message, data });
 }
 
 export function json(c: Context, body: unknown, status: ContentfulStatusCode = 200, headers: Record<string, string> = {}): Response {
-  return c.body(stringifyJson(body), status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  return jsonText(c, stringifyJson(body), status, headers);
+}
+
+export function jsonText(c: Context, text: string, status: ContentfulStatusCode = 200, headers: Record<string, string> = {}): Response {
+  return c.body(text, status, { 'content-type': 'application/json; charset=utf-8', ...headers });
 }

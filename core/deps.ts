@@ -5,6 +5,9 @@ import type { ChainRegistry } from './chains/registry.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './log.js';
 import type { RateProvider } from './pricing/types.js';
+import type { KeyMatch } from './merchants/merchants.js';
+import type { Payment } from './payments/payment.js';
+import type { ReadCache } from './store/read-cache.js';
 import type { Database } from './store/schema.js';
 
 export type Mode = 'test' | 'live';
@@ -19,6 +22,11 @@ export interface CoreDeps {
   chains: ChainRegistry;
   rates: Record<Mode, RateProvider>;
   allocators: Record<Mode, AddressAllocator>;
+  /** Rows read on every request, kept exact by the store's change signals (core/store/read-cache.ts). */
+  caches: {
+    keys: ReadCache<KeyMatch>;
+    payments: ReadCache<Payment>;
+  };
   settings: {
     publicUrl: string;
     ttlSeconds: number;

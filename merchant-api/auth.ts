@@ -19,8 +19,8 @@ export function requireSecretKey(deps: ApiDeps, limiter: RateLimiter, clientAddr
       throw new AppError('UNAUTHORIZED', 'Public drop-in keys (dk_) only work on /api/dropin/v1; use your secret key (sk_) on /api/v1');
     }
     limiter.take(`key:${key.slice(0, 16)}`);
-    const found = await findMerchantByKey(deps.db, key);
-    if (!found || found.kind !== 'secret') throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key');
+    const found = await findMerchantByKey(deps.db, key, deps.caches.keys);
+    if (found?.kind !== 'secret') throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key');
     c.set('merchant', found.merchant);
     await next();
   };

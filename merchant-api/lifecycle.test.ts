@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/clock.js';
+import { writeChange } from '../core/payments/recompute.js';
+import { openStore } from '../core/store/db.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 
 let t: TestService;
@@ -178,6 +180,27 @@ describe('sandbox lifecycle', () => {
     const s = await status(p.id);
     expect(s.payment_status).toBe('finished');
     expect(s.status_detail).toBe('none');
+  });
+});
+
+describe('GET /payments/{id} from the read cache', () => {
+  it('answers a change another service process made, never the cached state', async () => {
+    const p = await create();
+    expect((await status(p.id)).payment_status).toBe('waiting');
+    expect(t.service.deps.caches.payments.size).toBeGreaterThan(0);
+    // A second process on the same store (its own connection) moves the payment through the one status writer.
+    const other = openStore(t.service.config.DATABASE_URL);
+    try {
+      await other.db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom('payments').selectAll().where('id', '=', p.id).executeTakeFirstOrThrow();
+        await writeChange(trx, row, { status: 'expired', status_detail: 'none', actually_paid_units: '0', confirmed_at: null }, clock.now());
+      });
+    } finally {
+      await other.close();
+    }
+    // SQLite: the very next read sees it (data_version); PostgreSQL: as soon as the commit's NOTIFY arrives.
+    const seen = t.service.deps.dialect === 'sqlite' ? await status(p.id) : await until(() => status(p.id), (d) => d.payment_status === 'expired', 2000);
+    expect(seen.payment_status).toBe('expired');
   });
 });
 

@@ -20,6 +20,7 @@ import type { Payment } from '../core/payments/payment.js';
 import { createCoinGeckoRates } from '../core/pricing/coingecko.js';
 import { createFixedRates } from '../core/pricing/fixed-rates.js';
 import { migrate, openStore, type Store } from '../core/store/db.js';
+import { ReadCache } from '../core/store/read-cache.js';
 import { purgeIdempotencyKeys } from '../merchant-api/idempotency.js';
 import { webhookDeliveryRoutes } from '../merchant-api/routes/webhook-deliveries.js';
 import type { Resolver } from '../core/webhooks/address-guard.js';
@@ -29,6 +30,10 @@ import { mountDropin } from '../dropin-api/mount.js';
 import { loadPageSecret } from '../dropin-api/settings.js';
 import { type AppOptions, createApp } from './app.js';
 import type { Config } from './config.js';
+
+/** Bounds of the read caches: a payment row and its JSON text weigh about 3 KB, so at most ~30 MB. */
+const KEY_CACHE_ENTRIES = 1_000;
+const PAYMENT_CACHE_ENTRIES = 10_000;
 
 export interface ServiceOverrides {
   clock?: Clock;
@@ -63,6 +68,8 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   const logger = o.logger ?? createLogger(config.LOG_LEVEL);
   const store = openStore(config.DATABASE_URL, { onPoolError: (e) => logger.warn('database connection lost; reconnecting on next query', { error: e.message }) });
   await migrate(store);
+  // Read caches trust nothing until other processes' writes are seen (PostgreSQL: a LISTEN connection).
+  await store.watchOtherProcesses((e) => logger.warn('store change listener lost; read caches off until it reconnects', { error: e.message }));
   // Configured live networks bring their own chain ids and token contracts (a testnet, a local node).
   const catalog = createCatalog(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), { minUsd: config.MIN_AMOUNTS_USD });
   const chains = new ChainRegistry(store.db);
@@ -108,6 +115,10 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     chains,
     rates: { test: createFixedRates(clock), live: liveRates },
     allocators: { test: sandboxAllocator, live: o.liveAllocator ?? hdAllocator },
+    caches: {
+      keys: new ReadCache(store.changes, ['api_keys', 'merchants'], KEY_CACHE_ENTRIES),
+      payments: new ReadCache(store.changes, ['payments'], PAYMENT_CACHE_ENTRIES),
+    },
     settings: { publicUrl: config.PUBLIC_URL, ttlSeconds: config.PAYMENT_TTL_SECONDS, graceSeconds: config.PAYMENT_GRACE_SECONDS, pageSecret: await loadPageSecret(store.db) },
     limits: { bodyBytes: config.BODY_LIMIT_BYTES, ratePerSecond: config.RATE_LIMIT_PER_SECOND },
     syncChain: async (key) => {

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { prepared } from '../store/prepared.js';
+import type { ReadCache } from '../store/read-cache.js';
 import type { Database, MerchantTable } from '../store/schema.js';
 import { displayPrefix, generateKey, generateWebhookSecret, hashKey, hashesEqual, type KeyKind, keyKindOf, type Mode } from './keys.js';
 
@@ -73,18 +74,27 @@ const merchantByKeyHash = prepared((db) =>
     .where('api_keys.key_hash', '=', '$hash'),
 );
 
+export interface KeyMatch {
+  merchant: Merchant;
+  kind: KeyKind;
+}
+
 /**
  * Resolves a presented key to its merchant, or null when the key is unknown, inactive or its merchant is.
- * No cache: a deactivated key must fail on the very next request, even if another process deactivated it.
+ * With a cache (keyed by the key's hash) the answer stays exact: any change to a key or merchant, by this process
+ * or another (the admin CLI deactivating a key), empties it before the next request reads it (read-cache.ts).
  */
-export async function findMerchantByKey(db: Kysely<Database>, key: string): Promise<{ merchant: Merchant; kind: KeyKind } | null> {
+export async function findMerchantByKey(db: Kysely<Database>, key: string, cache?: ReadCache<KeyMatch>): Promise<KeyMatch | null> {
   const kind = keyKindOf(key);
   if (!kind || key.length > 200) return null;
   const hash = hashKey(key);
-  const [row] = await merchantByKeyHash(db, [hash]);
-  if (!row || !hashesEqual(row.key_hash, hash) || row.key_active !== 1 || row.active !== 1) return null;
-  const { key_hash: _h, key_active: _a, key_kind, ...merchant } = row;
-  return { merchant, kind: key_kind };
+  const load = async (): Promise<KeyMatch | undefined> => {
+    const [row] = await merchantByKeyHash(db, [hash]);
+    if (!row || !hashesEqual(row.key_hash, hash) || row.key_active !== 1 || row.active !== 1) return undefined;
+    const { key_hash: _h, key_active: _a, key_kind, ...merchant } = row;
+    return { merchant, kind: key_kind };
+  };
+  return (cache ? await cache.get(hash, load) : await load()) ?? null;
 }
 
 export async function getMerchant(db: Kysely<Database>, id: string): Promise<Merchant | undefined> {

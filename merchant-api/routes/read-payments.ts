@@ -2,10 +2,11 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
-import { ok } from '../../api-kit/envelope.js';
+import { jsonText, ok, okText } from '../../api-kit/envelope.js';
 import { paymentStatusView } from '../../api-kit/payment-views.js';
 import { getPayment } from '../../core/payments/create-payment.js';
 import { listPayments } from '../../core/payments/list-payments.js';
+import type { Payment } from '../../core/payments/payment.js';
 import { paymentStatuses } from '../../core/payments/status.js';
 import type { MerchantEnv } from '../auth.js';
 
@@ -19,11 +20,20 @@ export const listPaymentsQuerySchema = z.strictObject({
   cursor: z.string().max(200).optional(),
 });
 
-/** GET /payments/{payment_id} (spec 4.8): another merchant's payment is a 404, exactly like a missing one. */
+/**
+ * GET /payments/{payment_id} (spec 4.8): another merchant's payment is a 404, exactly like a missing one.
+ * Polled often: the JSON text is kept per cached row object, so it lives exactly as long as the row stays current.
+ */
 export function getPaymentHandler(deps: ApiDeps) {
+  const texts = new WeakMap<Payment, string>();
   return async (c: Context<MerchantEnv>) => {
     const p = await getPayment(deps, c.get('merchant').id, c.req.param('payment_id') ?? '');
-    return ok(c, paymentStatusView(p));
+    let text = texts.get(p);
+    if (text === undefined) {
+      text = okText(paymentStatusView(p));
+      texts.set(p, text);
+    }
+    return jsonText(c, text);
   };
 }
 
