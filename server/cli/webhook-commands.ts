@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
-import { iso, isoOrNull } from '../../core/clock.js';
+import { isoOrNull } from '../../core/clock.js';
 import { generateWebhookSecret } from '../../core/merchants/keys.js';
 import { getMerchant, updateMerchant } from '../../core/merchants/merchants.js';
 import { deliveryStatuses, enableEndpoint, listDeliveries, redeliver } from '../../core/webhooks/deliveries.js';
