@@ -54,17 +54,16 @@ describe('sessions: happy path', () => {
     const token: string = r.json.data.session_token;
     expect(token).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
     expect(r.json.data.payment).toBeNull();
-    expect(r.json.data.session).toMatchObject({
-      amount: '25',
-      currency: 'USD',
-      crypto_currency: null,
-      test_mode: true,
-      reference: 'A-1',
-    });
+    // What the popup's header shows, nothing else (the reference and the customer stay server-side).
+    expect(r.json.data.session).toEqual({ amount: '25', currency: 'USD', test_mode: true, merchant_name: 'Test shop' });
     const btc = r.json.data.currencies.find((c: { code: string }) => c.code === 'BTC');
     // Only what the picker shows: the icon inline (decorative: no title), the minimum in USD.
     expect(btc).toEqual({ code: 'BTC', name: 'Bitcoin', network: 'btc', icon: btc.icon, min_usd: '5', payable: true });
-    expect(btc.icon).toMatch(/^data:image\/svg\+xml,%3Csvg/);
+    expect(btc.icon).toMatch(
+      /^data:image\/svg\+xml,<svg xmlns='http:\/\/www\.w3\.org\/2000\/svg' viewBox='0 0 64 64' /,
+    );
+    // Only what a data URL must escape is escaped.
+    expect(btc.icon).toContain("fill='%23F7931A'");
     expect(btc.icon).not.toContain('title');
 
     const chosen = await dropin(`/sessions/${token}/payment`, { key: null, body: { currency: 'btc' } });

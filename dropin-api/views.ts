@@ -3,7 +3,7 @@ import { pageToken } from '../api-kit/page-token.js';
 import { paymentQr } from '../api-kit/payment-views.js';
 import { iso, isoOrNull } from '../core/clock.js';
 import { fromUnits } from '../core/money/decimal.js';
-import { actuallyPaidText, payAmountText, type Payment } from '../core/payments/payment.js';
+import { actuallyPaidText, type Payment, payAmountText } from '../core/payments/payment.js';
 import type { Checkout } from './context.js';
 import { qrPngDataUrl } from './qr-png.js';
 
@@ -83,28 +83,17 @@ export async function checkoutPaymentView(deps: ApiDeps, p: Payment) {
 export type CheckoutPaymentView = Awaited<ReturnType<typeof checkoutPaymentView>>;
 
 /**
- * The checkout (what is being bought, from whom) without secrets: the token is never echoed back, nor the
- * customer's own details, which the popup does not show. Every byte here counts against the popup's 15 KB.
+ * The checkout (what is being bought, from whom) as the popup's header shows it, and nothing else: not the token,
+ * nor the customer's details or the merchant's reference, which the popup does not show. Every byte here counts
+ * against the popup's 15 KB to the QR.
  */
 export function checkoutView(x: Checkout) {
-  const base = { test_mode: x.merchant.mode === 'test', merchant_name: x.merchant.name };
-  if (x.kind === 'session') {
-    const s = x.session;
-    return {
-      ...base,
-      amount: s.price_amount,
-      currency: s.price_currency,
-      crypto_currency: s.crypto_currency,
-      reference: s.reference,
-    };
-  }
-  const p = x.payment;
+  const { price_amount, price_currency } = x.kind === 'session' ? x.session : x.payment;
   return {
-    ...base,
-    amount: p.price_amount,
-    currency: p.price_currency,
-    crypto_currency: p.pay_currency,
-    reference: p.order_id,
+    test_mode: x.merchant.mode === 'test',
+    merchant_name: x.merchant.name,
+    amount: price_amount,
+    currency: price_currency,
   };
 }
 

@@ -6,8 +6,6 @@ export interface SessionView {
   merchant_name: string;
   amount: string;
   currency: string;
-  crypto_currency: string | null;
-  reference: string | null;
 }
 
 /** An asset in the picker (the session's list carries only what the picker shows). */

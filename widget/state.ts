@@ -81,11 +81,12 @@ export class CheckoutState {
     if (this.busy.value) return;
     this.busy.value = true;
     try {
-      const r = await this.api.call<{ session_token: string; payment: CheckoutPayment }>(
+      // A new token only when the hosted page moves to a new payment.
+      const r = await this.api.call<{ session_token?: string; payment: CheckoutPayment }>(
         `/sessions/${this.#token}/payment`,
         { body: { currency: code } },
       );
-      if (r.session_token !== this.#token) {
+      if (r.session_token && r.session_token !== this.#token) {
         this.#token = r.session_token;
         this.#hooks.onToken?.(r.session_token, r.payment.payment_id);
       }

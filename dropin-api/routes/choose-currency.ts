@@ -7,9 +7,9 @@ import { AppError } from '../../core/errors.js';
 import { createPayment, payableAsset } from '../../core/payments/create-payment.js';
 import type { Payment } from '../../core/payments/payment.js';
 import type { DropinEnv } from '../context.js';
+import { currencyCodeSchema } from '../schemas.js';
 import { setSessionPayment } from '../sessions.js';
 import { checkoutPaymentView, currentPayment, hostedToken } from '../views.js';
-import { currencyCodeSchema } from '../schemas.js';
 
 export const chooseCurrencySchema = z.strictObject({ currency: currencyCodeSchema });
 
@@ -38,7 +38,7 @@ export function chooseCurrencyHandler(deps: ApiDeps, clientAddress: (c: Context)
       );
     }
     if (current && untouched(current) && current.pay_currency === asset.code && current.expires_at > now) {
-      return ok(c, { session_token: x.token, payment: await checkoutPaymentView(deps, current) }, 'Payment unchanged');
+      return ok(c, { payment: await checkoutPaymentView(deps, current) }, 'Payment unchanged');
     }
     const source = x.kind === 'hosted' ? x.payment : null;
     const payment = await createPayment(deps, x.merchant, {
@@ -65,8 +65,11 @@ export function chooseCurrencyHandler(deps: ApiDeps, clientAddress: (c: Context)
       originIp: clientAddress(c),
     });
     if (x.kind === 'session') await setSessionPayment(deps.db, x.session.id, payment.id, asset.code, now);
-    // A hosted page moves to the new payment's own page token; a drop-in session keeps its token.
-    const token = x.kind === 'hosted' ? hostedToken(deps, payment.id) : x.token;
-    return ok(c, { session_token: token, payment: await checkoutPaymentView(deps, payment) }, 'Payment created', 201);
+    // A hosted page moves to the new payment's own page token (in the answer); a drop-in session keeps its token,
+    // which the popup already has: not sent again, as the answer counts against the popup's 15 KB to the QR.
+    const view = await checkoutPaymentView(deps, payment);
+    const answer =
+      x.kind === 'hosted' ? { session_token: hostedToken(deps, payment.id), payment: view } : { payment: view };
+    return ok(c, answer, 'Payment created', 201);
   };
 }

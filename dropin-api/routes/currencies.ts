@@ -3,10 +3,10 @@ import type { Context } from 'hono';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { enabledAssets } from '../../core/catalog/availability.js';
-import { PUBLIC_DIR } from '../../core/paths.js';
-import { fromUnits, usdToCents } from '../../core/money/decimal.js';
-import { minimumAmount } from '../../core/pricing/amounts.js';
 import type { Mode } from '../../core/deps.js';
+import { fromUnits, usdToCents } from '../../core/money/decimal.js';
+import { PUBLIC_DIR } from '../../core/paths.js';
+import { minimumAmount } from '../../core/pricing/amounts.js';
 import type { DropinEnv } from '../context.js';
 import { checkoutView } from '../views.js';
 
@@ -22,12 +22,16 @@ function iconDataUrl(file: string): string | null {
   if (v === undefined) {
     try {
       // Decorative in the picker (alt="" next to the asset's name): the file's title and ARIA label go, and
-      // single quotes need no escaping, which takes the sixteen icons from about 0.8 to 0.4 KB gzipped.
+      // single quotes need no escaping, which takes the sixteen icons from about 0.8 to 0.4 KB gzipped. The
+      // picker sizes the image, so the root's own width and height go too. Only `%` and `#` must be escaped in
+      // a data URL's body (and line breaks, which collapse to spaces); `<`, `>` and spaces are kept as they are.
       const svg = readFileSync(`${ICONS_DIR}${file}`, 'utf8')
         .trim()
         .replace(/<title>[^<]*<\/title>|\s(?:role|aria-label)="[^"]*"/g, '')
+        .replace(/^(<svg\b[^>]*?)\s(?:width|height)="[^"]*"\s(?:width|height)="[^"]*"/, '$1')
+        .replace(/\s+/g, ' ')
         .replaceAll('"', "'");
-      v = `data:image/svg+xml,${svg.replace(/[%#<>\s]/g, (ch) => encodeURIComponent(ch))}`;
+      v = `data:image/svg+xml,${svg.replace(/[%#]/g, (ch) => encodeURIComponent(ch))}`;
     } catch {
       v = null;
     }
