@@ -182,6 +182,52 @@ describe('Idempotency-Key', () => {
     expect(b.json.data.payment.payment_id).not.toBe(a.json.data.payment.payment_id);
   });
 
+  // A process killed mid-request leaves its claim "in progress" with the payment id it was creating. The state is
+  // made by a real keyed request, then set back to what a kill before the answer was stored leaves behind.
+  async function abandonedClaim(key: string, ageMs: number, paymentId?: string) {
+    const first = await t.api('/api/v1/payments', { body: order, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(201);
+    const claimed = first.json.data.payment.payment_id as string;
+    await t.service.deps.db
+      .updateTable('idempotency_keys')
+      .set({ status_code: 0, response_body: '', created_at: t.service.deps.clock.now() - ageMs, payment_id: paymentId ?? claimed })
+      .where('key', '=', key)
+      .execute();
+    return claimed;
+  }
+  const countPayments = async () => Number((await t.service.deps.db.selectFrom('payments').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('answers for a payment whose request died after creating it, without a second payment', async () => {
+    const claimed = await abandonedClaim('order-46', 61_000);
+    const before = await countPayments();
+    const retry = await t.api('/api/v1/payments', { body: order, headers: { 'idempotency-key': 'order-46' } });
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.json.data.payment.payment_id).toBe(claimed);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.json.data.qr.amount_payload).toBeDefined();
+    expect(await countPayments()).toBe(before);
+    // Resolved for good: the next retry is a plain replay.
+    expect((await t.api('/api/v1/payments', { body: order, headers: { 'idempotency-key': 'order-46' } })).text).toBe(retry.text);
+  });
+
+  it('creates the payment a dead request never created, under the id it had claimed', async () => {
+    await abandonedClaim('order-47', 61_000, 'pay_claimedbutnevermade');
+    const retry = await t.api('/api/v1/payments', { body: order, headers: { 'idempotency-key': 'order-47' } });
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.json.data.payment.payment_id).toBe('pay_claimedbutnevermade');
+    expect((await t.api('/api/v1/payments/pay_claimedbutnevermade')).json.data.payment_status).toBe('waiting');
+    const again = await t.api('/api/v1/payments', { body: order, headers: { 'idempotency-key': 'order-47' } });
+    expect(again.json.data.payment.payment_id).toBe('pay_claimedbutnevermade');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('still answers 409 while a claim is young enough to be a request in flight', async () => {
+    await abandonedClaim('order-48', 5_000, 'pay_stillinflight');
+    const retry = await t.api('/api/v1/payments', { body: order, headers: { 'idempotency-key': 'order-48' } });
+    expect(retry.status).toBe(409);
+    expect(retry.json.message).toMatch(/in progress/);
+  });
+
   it('does not remember failed attempts', async () => {
     const headers = { 'idempotency-key': 'order-45' };
     const bad = await t.api('/api/v1/payments', { body: { ...order, email: 'x' }, headers });

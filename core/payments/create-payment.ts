@@ -15,6 +15,8 @@ import type { Payment } from './payment.js';
 export const MAX_PRICE_USD = 10_000_000n;
 
 export interface NewPayment {
+  /** Chosen by the caller when it must know the id before the payment exists (Idempotency-Key claims). */
+  id?: string | undefined;
   kind: 'direct' | 'link';
   /** USD price as exact decimal text (from the JSON number's own digits). */
   priceAmount: string;
@@ -62,7 +64,7 @@ export async function createPayment(deps: CoreDeps, merchant: Merchant, input: N
   const now = deps.clock.now();
   const ttl = input.timeLimitSeconds ?? deps.settings.ttlSeconds;
   const expiresAt = now + ttl * 1000;
-  const id = newId('pay');
+  const id = input.id ?? newId('pay');
 
   const allocator = deps.allocators[merchant.mode];
   // An allocator that writes (an xpub index counter) shares the insert's transaction; one that does not needs none,

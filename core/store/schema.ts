@@ -133,6 +133,8 @@ export interface IdempotencyKeyTable {
   status_code: number;
   response_body: string;
   created_at: number;
+  /** The payment the claimed request creates (null on claims made before migration 0006). */
+  payment_id: string | null;
 }
 
 /** The outbox: written in the same transaction as the payment change it describes. */

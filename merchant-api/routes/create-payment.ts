@@ -45,11 +45,17 @@ export function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientA
   return async (c: Context<MerchantEnv>) => {
     const merchant = c.get('merchant');
     const { data, raw } = await readJson(c, createPaymentSchema, deps.limits.bodyBytes);
-    const res = await withIdempotency(deps.db, deps.clock.now(), { merchantId: merchant.id, key: c.req.header('idempotency-key'), route: routeName, rawBody: raw }, async () => {
-      const payment: Payment = await createPayment(deps, merchant, toNewPayment(kind, data, clientAddress(c)));
+    const respond = (payment: Payment) => {
       const view = kind === 'direct' ? directPaymentView(payment, assetOf(deps, payment), deps.settings.publicUrl, deps.settings.pageSecret) : paymentLinkView(payment, deps.settings.publicUrl, deps.settings.pageSecret);
       const message = kind === 'direct' ? 'Payment created' : 'Payment link created';
       return { status: 201, body: stringifyJson({ success: true, message, data: view }) };
+    };
+    const res = await withIdempotency(deps.db, deps.clock.now(), { merchantId: merchant.id, key: c.req.header('idempotency-key'), route: routeName, rawBody: raw }, {
+      create: async (id) => respond(await createPayment(deps, merchant, { ...toNewPayment(kind, data, clientAddress(c)), id })),
+      recover: async (id) => {
+        const p = await deps.db.selectFrom('payments').selectAll().where('id', '=', id).where('merchant_id', '=', merchant.id).executeTakeFirst();
+        return p ? respond(p) : null;
+      },
     });
     return c.body(res.body, res.status as ContentfulStatusCode, { 'content-type': 'application/json; charset=utf-8', ...(res.replayed ? { 'idempotent-replayed': 'true' } : {}) });
   };

@@ -4,6 +4,7 @@ import * as xpubs from './0003-xpubs.js';
 import * as webhooks from './0002-webhooks.js';
 import * as dropinSessions from './0004-dropin-sessions.js';
 import * as changeNotifications from './0005-change-notifications.js';
+import * as idempotencyPayment from './0006-idempotency-payment.js';
 
 /**
  * Versioned migrations, applied in key order. Add a file per change; never edit one that has shipped.
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0002-webhooks': webhooks,
   '0004-dropin-sessions': dropinSessions,
   '0005-change-notifications': changeNotifications,
+  '0006-idempotency-payment': idempotencyPayment,
 };
