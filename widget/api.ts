@@ -37,56 +37,46 @@ const CODES: Record<number, CheckoutErrorCode> = {
   429: 'rate_limited',
 };
 
-/**
- * A failure of the API, thrown as the `CheckoutError` that `onError` gets (a plain object, never an `Error`): the
- * service's own message is kept, as it says what to fix.
- */
-function failure(
-  code: CheckoutErrorCode,
-  message: string,
-  status?: number,
-  fields?: Record<string, string[]>,
-): CheckoutError {
-  return { code, message, ...(status ? { status } : {}), ...(fields ? { fields } : {}) };
-}
-
 /** The drop-in API client: every call goes to `{base}/api/dropin/v1`, never to the merchant API. */
 export class DropinApi {
   constructor(readonly base: string) {}
 
-  async call<T>(path: string, init: { body?: unknown; key?: string } = {}): Promise<T> {
-    const headers: Record<string, string> = {};
-    if (init.key) headers.authorization = `Bearer ${init.key}`;
-    if (init.body !== undefined) headers['content-type'] = 'application/json';
+  /**
+   * GET, or POST with a JSON body. A failure is thrown as the `CheckoutError` that `onError` gets (a plain object,
+   * never an `Error`): the service's own message is kept, as it says what to fix.
+   */
+  async call<T>(path: string, { body, key }: { body?: unknown; key?: string } = {}): Promise<T> {
+    const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(`${this.base}/api/dropin/v1${path}`, {
-        method: init.body === undefined ? 'GET' : 'POST',
-        headers,
-        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-      });
+      res = await fetch(
+        `${this.base}/api/dropin/v1${path}`,
+        body === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify(body) },
+      );
     } catch {
-      throw failure('network', `Cannot reach the payment service at ${this.base}`);
+      const e: CheckoutError = { code: 'network', message: `Cannot reach the payment service at ${this.base}` };
+      throw e;
     }
-    let json: { success?: boolean; message?: string; data?: unknown; errors?: Record<string, string[]> } = {};
-    try {
-      json = await res.json();
-    } catch {
-      // not JSON: the status decides below
-    }
+    // Not JSON: the status decides below.
+    const json: { success?: boolean; message?: string; data?: unknown; errors?: Record<string, string[]> } = await res
+      .json()
+      .catch(() => ({}));
     if (!res.ok || json.success !== true) {
       const fields = json.errors;
-      const detail = fields
-        ? `: ${Object.entries(fields)
-            .map(([k, v]) => `${k} ${v.join(', ')}`)
-            .join('; ')}`
-        : '';
-      throw failure(
-        CODES[res.status] ?? 'server',
-        `${json.message ?? `HTTP ${res.status}`}${detail}`,
-        res.status,
-        fields,
-      );
+      const e: CheckoutError = {
+        code: CODES[res.status] ?? 'server',
+        message:
+          (json.message ?? `HTTP ${res.status}`) +
+          (fields
+            ? `: ${Object.entries(fields)
+                .map(([k, v]) => `${k} ${v.join(', ')}`)
+                .join('; ')}`
+            : ''),
+        status: res.status,
+        ...(fields && { fields }),
+      };
+      throw e;
     }
     return json.data as T;
   }

@@ -29,30 +29,29 @@ export function optionProblemCodes(o: unknown): OptionProblem[] {
   if (typeof o !== 'object' || o === null) return ['object'];
   const x = o as Record<string, unknown>;
   const out: OptionProblem[] = [];
+  // Each rule as (problem, broken?): one compact line apiece.
+  const rule = (code: OptionProblem, broken: unknown) => broken && out.push(code);
+  /** An optional string option that is present and not a string matching `re`. */
+  const badString = (v: unknown, re: RegExp) => v !== undefined && !(typeof v === 'string' && re.test(v));
   const key = x.publicKey;
-  if (typeof key !== 'string' || key.length === 0) out.push('key');
-  else if (key.startsWith('sk_')) out.push('secret');
-  else if (!key.startsWith('dk_')) out.push('prefix');
-  if (typeof x.amount !== 'number' || !Number.isFinite(x.amount) || x.amount <= 0) out.push('amount');
-  if (x.currency !== undefined && (typeof x.currency !== 'string' || !/^usd$/i.test(x.currency))) out.push('currency');
-  if (
-    x.cryptoCurrency !== undefined &&
-    (typeof x.cryptoCurrency !== 'string' || !/^[A-Za-z0-9]{1,20}$/.test(x.cryptoCurrency))
-  ) {
-    out.push('crypto');
-  }
+  rule(
+    typeof key !== 'string' || !key ? 'key' : key.startsWith('sk_') ? 'secret' : 'prefix',
+    typeof key !== 'string' || !key.startsWith('dk_'),
+  );
+  rule('amount', !(typeof x.amount === 'number' && x.amount > 0 && x.amount < Number.POSITIVE_INFINITY));
+  rule('currency', badString(x.currency, /^usd$/i));
+  rule('crypto', badString(x.cryptoCurrency, /^[A-Za-z0-9]{1,20}$/));
   const c = x.customer as Record<string, unknown> | undefined;
   if (typeof c !== 'object' || c === null) out.push('customer');
   else {
-    if (typeof c.email !== 'string' || !EMAIL.test(c.email)) out.push('email');
-    if (c.name !== undefined && typeof c.name !== 'string') out.push('name');
+    rule('email', typeof c.email !== 'string' || !EMAIL.test(c.email));
+    rule('name', badString(c.name, /^/));
   }
-  if (x.reference !== undefined && typeof x.reference !== 'string') out.push('reference');
-  if (x.apiBase !== undefined && (typeof x.apiBase !== 'string' || !/^https?:\/\//.test(x.apiBase)))
-    out.push('apiBase');
-  if (x.locale !== undefined && typeof x.locale !== 'string') out.push('locale');
-  if (x.theme !== undefined && x.theme !== 'auto' && x.theme !== 'light' && x.theme !== 'dark') out.push('theme');
-  for (const k of CALLBACKS) if (x[k] !== undefined && typeof x[k] !== 'function') out.push(k);
+  rule('reference', badString(x.reference, /^/));
+  rule('apiBase', badString(x.apiBase, /^https?:\/\//));
+  rule('locale', badString(x.locale, /^/));
+  rule('theme', badString(x.theme, /^(auto|light|dark)$/));
+  for (const k of CALLBACKS) rule(k, x[k] !== undefined && typeof x[k] !== 'function');
   return out;
 }
 
