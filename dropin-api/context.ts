@@ -38,7 +38,7 @@ export function requirePublicKey(x: DropinCtx): MiddlewareHandler<DropinEnv> {
     if (key.startsWith('sk_')) throw new AppError('UNAUTHORIZED', SECRET_KEY_MESSAGE);
     if (!key.startsWith('dk_')) throw new AppError('UNAUTHORIZED', 'Invalid public key: drop-in keys start with dk_');
     x.limiter.take(`key:${key.slice(0, 20)}`);
-    const found = await findMerchantByKey(x.deps.db, key);
+    const found = await findMerchantByKey(x.deps.db, key, x.deps.caches.keys);
     if (found?.kind !== 'public') throw new AppError('UNAUTHORIZED', 'Invalid or inactive public key');
     assertOrigin(found.merchant, c.req.header('origin'), x.selfOrigins(c));
     c.set('merchant', found.merchant);
