@@ -80,7 +80,10 @@ export function openStore(url: string, opts: { poolSize?: number; onPoolError?: 
       async watchOtherProcesses() {
         changes.setWatching(true);
       },
-      close: () => db.destroy(),
+      async close() {
+        changes.setWatching(false); // the data_version check must not run on a closed connection
+        await db.destroy();
+      },
     };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(':')[0]}:...")`);
