@@ -25,7 +25,11 @@ const shared: UserConfig = {
     // JSX files only (where `h` must be in scope); Rolldown strips the types of the .ts files itself.
     include: /\.tsx$/,
   },
-  define: { 'process.env.NODE_ENV': '"production"' },
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    // @preact/signals checks for its browser devtools at load and calls them on every update: never in the drop-in.
+    'window.__PREACT_SIGNALS_DEVTOOLS__': 'undefined',
+  },
   publicDir: false,
   logLevel: 'warn',
 };

@@ -82,7 +82,7 @@ async function frameworkBytes(): Promise<number> {
   const r = await build({
     configFile: false,
     logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
+    define: { 'process.env.NODE_ENV': '"production"', 'window.__PREACT_SIGNALS_DEVTOOLS__': 'undefined' },
     build: {
       write: false,
       target: BROWSERS,
