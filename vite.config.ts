@@ -16,6 +16,7 @@ import { gzipBest } from './dropin-api/gzip-best.js';
 const OUT_DIR = 'public/dropin/v1';
 
 const shared: UserConfig = {
+  plugins: [signalsWithoutDomBindings()],
   // Vite 8 compiles TSX with Oxc. Classic `h` calls rather than the automatic runtime: preact/jsx-runtime would
   // add its own vnode factory (about 0.25 KB gzipped) next to the `h` that render() needs anyway. The type check
   // (tsconfig) keeps `react-jsx`: the JSX types are the same.
@@ -140,6 +141,48 @@ function gzipAll(dir = OUT_DIR, rel = ''): Record<string, number> {
   return sizes;
 }
 
+/**
+ * @preact/signals without the two features the drop-in never uses, which its module installs as side effects
+ * (so tree-shaking cannot drop them): rendering a signal itself as a text node (`{sig}` in JSX) and binding a
+ * signal itself to a DOM property (`<input value={sig}>`). Our components read `.value` everywhere, which the
+ * part kept (re-rendering the components whose render read a signal) handles. Exact text replacements: an
+ * upgrade of the library that changes this text fails the build here rather than shipping half a patch.
+ */
+export function signalsWithoutDomBindings(): Plugin {
+  const cuts: [RegExp, string][] = [
+    // The text node component and the vnode disguise of Signal.prototype it relies on.
+    [/function w\(i\)\{var n=this,r=i\.data.*?__b:\{configurable:!0,value:1\}\}\);/s, ''],
+    // Props that are signals: collected before diffing...
+    [
+      /b\("__b",function\(i,n\)\{y\(\);d=void 0;if\("string"==typeof n\.type\).*?\}i\(n\)\}\);/s,
+      'b("__b",function(i,n){y();d=void 0;i(n)});',
+    ],
+    // ...bound after it...
+    [
+      /b\("diffed",function\(i,n\)\{y\(\);d=void 0;var r;.*?i\.removeAttribute\(n\)\}\}\)\}\}/s,
+      'b("diffed",function(i,n){y();d=void 0;i(n)});',
+    ],
+    // ...and unbound on unmount (components keep their cleanup).
+    [
+      /b\("unmount",function\(i,n\)\{if\("string"==typeof n\.type\)\{.*?n\.__np=void 0\}else\{/s,
+      'b("unmount",function(i,n){if("string"!=typeof n.type){',
+    ],
+  ];
+  return {
+    name: 'signals-without-dom-bindings',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/@preact\/signals\/dist\/signals\.module\.js$/.test(id)) return null;
+      let out = code;
+      for (const [re, by] of cuts) {
+        if (!re.test(out)) throw new Error(`@preact/signals changed: ${re} no longer matches (vite.config.ts)`);
+        out = out.replace(re, by);
+      }
+      return out;
+    },
+  };
+}
+
 /** After checkout.js: its chunks, the ES module build and its declaration file, the hosted page, the size line. */
 function otherBuilds(): Plugin {
   return {
@@ -169,7 +212,7 @@ function otherBuilds(): Plugin {
 
 export default defineConfig({
   ...shared,
-  plugins: [locales(), chunksAsScripts(), otherBuilds()],
+  plugins: [signalsWithoutDomBindings(), locales(), chunksAsScripts(), otherBuilds()],
   build: {
     ...out,
     // No comments: nothing downstream needs annotations.

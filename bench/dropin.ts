@@ -6,6 +6,7 @@ import { gzipBest } from '../dropin-api/gzip-best.js';
 import { chromiumLaunchOptions } from '../e2e/chromium.js';
 import { startShop } from '../e2e/shop-server.js';
 import { startTestService } from '../server/testing/harness.js';
+import { signalsWithoutDomBindings } from '../vite.config.js';
 
 const OUT = 'public/dropin/v1';
 const BROWSERS = ['chrome111', 'safari16.4', 'firefox115', 'edge111'];
@@ -82,6 +83,7 @@ async function frameworkBytes(): Promise<number> {
   const r = await build({
     configFile: false,
     logLevel: 'silent',
+    plugins: [signalsWithoutDomBindings()],
     define: { 'process.env.NODE_ENV': '"production"', 'window.__PREACT_SIGNALS_DEVTOOLS__': 'undefined' },
     build: {
       write: false,
