@@ -6,9 +6,10 @@ import { gzipBest } from './dropin-api/gzip-best.js';
 
 /**
  * Builds the drop-in into public/dropin/v1/:
- * - checkout.js: the script tag (IIFE; defines window.ServiceCheckout): everything the QR needs;
- * - chunks/*.js: what the QR does not need (the picker, the closing screens, live status, test mode's simulate,
- *   the words for invalid options), each a small script loaded next to checkout.js when first needed;
+ * - checkout.js: the script tag (IIFE; defines window.ServiceCheckout): everything the QR needs, the picker
+ *   included (as a chunk of its own it cost the customer-picks flow more than it costs a preset checkout here);
+ * - chunks/*.js: what the QR does not need (the closing screens, live status, test mode's simulate, the words
+ *   for invalid options), each a small script loaded next to checkout.js when first needed;
  * - checkout.mjs + checkout.d.ts: the ES module with TypeScript types, for bundler users (one file);
  * - page.js: the hosted payment page (/pay/{id}), the same components as a full page (one file);
  * - locales/*.json: the non-English messages, fetched only when used.

@@ -257,7 +257,7 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
-  test('a shop whose CSP allows scripts by nonce only runs the chunks too (picker, closing screens)', async ({
+  test('a shop whose CSP allows scripts by nonce only runs the chunks too (simulate, live status, closing screens)', async ({
     page,
     world,
   }) => {
@@ -267,7 +267,7 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
     await page.goto(`${world.shopUrl}/csp`);
     await page.getByRole('button', { name: 'Buy the mug' }).click();
     const dialog = page.getByRole('dialog', { name: 'Pay with crypto' });
-    // The picker is a chunk: a CSP violation would leave "Loading…" and a console error (which fails the test).
+    // A chunk refused by the CSP would leave "Loading…" or a stuck status and a console error (which fails the test).
     await dialog.getByRole('button', { name: /\bLTC\b/ }).click();
     await expect(dialog.locator('[data-field="pay_currency"]')).toHaveText('LTC');
     await dialog.getByRole('button', { name: 'Simulate payment' }).click();

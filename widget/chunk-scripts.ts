@@ -1,4 +1,3 @@
-import type * as Picker from './components/picker.js';
 import type * as Screens from './components/screens.js';
 import type * as Live from './live.js';
 import type * as OptionMessages from './option-messages.js';
@@ -49,7 +48,6 @@ function load<T>(name: string): Promise<T> {
   return p as Promise<T>;
 }
 
-export const loadPicker = () => load<typeof Picker>('picker');
 export const loadScreens = () => load<typeof Screens>('screens');
 export const loadLive = () => load<typeof Live>('live');
 export const loadOptionMessages = () => load<typeof OptionMessages>('option-messages');

@@ -3,7 +3,6 @@
  * imports (the ES module build and the hosted page inline them); the script tag build (checkout.js) swaps in
  * chunk-scripts.ts, which loads each one as a script next to checkout.js.
  */
-export const loadPicker = () => import('./components/picker.js');
 export const loadScreens = () => import('./components/screens.js');
 export const loadLive = () => import('./live.js');
 export const loadOptionMessages = () => import('./option-messages.js');

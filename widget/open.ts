@@ -2,7 +2,6 @@ import { h } from 'preact';
 import { type CreatedSession, DropinApi } from './api.js';
 import { loadOptionMessages } from './chunks.js';
 import { Checkout } from './components/checkout.js';
-import { Picker } from './components/lazy-screens.js';
 import { loadLocale, pickLocale } from './i18n.js';
 import { type Mounted, mountHost } from './mount.js';
 import { optionProblemCodes, sessionBody } from './options.js';
@@ -103,8 +102,6 @@ function start(
   const handle: CheckoutHandle = { close, result };
   current = handle;
 
-  // The customer will pick an asset: fetch the picker's chunk alongside the session, not after it.
-  if (!o.cryptoCurrency) Picker.preload();
   mounted = mountHost(o.theme ?? 'auto', h(Checkout, { state, variant: 'modal', onClose: close }));
   const lang = loadLocale(api.base, pickLocale(o.locale, navigator.languages ?? [navigator.language]));
   void state.start(async () => {

@@ -2,7 +2,6 @@ import { useComputed, useSignal } from '@preact/signals';
 import { t } from '../i18n.js';
 import './picker-messages.js';
 import type { CheckoutState } from '../state.js';
-import css from './picker.css?inline';
 
 /** The asset picker: search over code, name and network; assets the price does not reach are shown, disabled. */
 export function Picker({ state }: { state: CheckoutState }) {
@@ -14,7 +13,6 @@ export function Picker({ state }: { state: CheckoutState }) {
   });
   return (
     <section class="picker">
-      <style>{css}</style>
       <h3 id="sc-pick">{t('chooseCurrency')}</h3>
       <input
         class="search"
