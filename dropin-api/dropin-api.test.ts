@@ -57,8 +57,8 @@ describe('sessions: happy path', () => {
     // What the popup's header shows, nothing else (the reference and the customer stay server-side).
     expect(r.json.data.session).toEqual({ amount: '25', currency: 'USD', test_mode: true, merchant_name: 'Test shop' });
     const btc = r.json.data.currencies.find((c: { code: string }) => c.code === 'BTC');
-    // Only what the picker shows: the icon inline (decorative: no title), the minimum in USD.
-    expect(btc).toEqual({ code: 'BTC', name: 'Bitcoin', network: 'btc', icon: btc.icon, min_usd: '5', payable: true });
+    // Only what the picker shows: the icon inline (decorative: no title); the minimum in USD only when not payable.
+    expect(btc).toEqual({ code: 'BTC', name: 'Bitcoin', network: 'btc', icon: btc.icon, payable: true });
     expect(btc.icon).toMatch(
       /^data:image\/svg\+xml,<svg xmlns='http:\/\/www\.w3\.org\/2000\/svg' viewBox='0 0 64 64' /,
     );
@@ -202,6 +202,7 @@ describe('sessions: errors', () => {
       .filter((c: { payable: boolean }) => !c.payable)
       .map((c: { code: string }) => c.code);
     expect(codes).toContain('BTC');
+    expect(r.json.data.currencies.find((c: { code: string }) => c.code === 'BTC').min_usd).toBe('5');
   });
 
   it('answers 400 for malformed JSON and 404 for unknown tokens and bare payment ids', async () => {

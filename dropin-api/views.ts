@@ -38,7 +38,9 @@ async function confirmations(deps: ApiDeps, p: Payment): Promise<{ count: number
 }
 
 /**
- * The payment as the popup shows it: exact amounts as decimal strings (a JSON number would reach the browser as a
+ * The payment as the popup shows it and hands to the merchant's callbacks, and no more: what the catalog says
+ * about the asset (its name, precision, icon) is in GET /currencies, the merchant API has the rest, and every
+ * byte here counts against the popup's 15 KB to the QR. Exact amounts as decimal strings (a JSON number would reach the browser as a
  * double and could print as 1e-7; these are the same digits as the merchant API and the QR),
  * the QR image as the server's data URL (no QR encoder ships to the browser; a 1-bit PNG, the smallest form),
  * confirmations and what is left.
@@ -54,26 +56,20 @@ export async function checkoutPaymentView(deps: ApiDeps, p: Payment) {
   return {
     payment_id: p.id,
     payment_status: p.status,
-    status_detail: p.status_detail,
     sequence: p.sequence,
     price_amount: p.price_amount,
     price_currency: p.price_currency,
     pay_amount: payAmountText(p),
     pay_currency: p.pay_currency,
-    currency_name: asset.name,
     network: p.network,
-    network_precision: p.precision,
     pay_address: p.pay_address,
     extra_id: p.extra_id,
     actually_paid: actuallyPaidText(p),
     remaining_amount: fromUnits(left, p.decimals),
     confirmations: await confirmations(deps, p),
     order_id: p.order_id,
-    created_at: iso(p.created_at),
     expires_at: iso(p.expires_at),
-    valid_until: iso(p.valid_until),
     confirmed_at: isoOrNull(p.confirmed_at),
-    icon_url: `/icons/${asset.logoFile}`,
     qr: { payment_uri: qr.amount_payload, code_url: qrPngDataUrl(qr.amount_payload) },
     success_url: p.success_url,
     cancel_url: p.cancel_url,

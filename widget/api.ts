@@ -17,7 +17,8 @@ export interface PickerCurrency {
   icon?: string;
   /** The icon's address, when it is not inline. */
   icon_url?: string;
-  min_usd: string;
+  /** Only when not payable: the minimum the price does not reach. */
+  min_usd?: string;
   payable: boolean;
 }
 

@@ -67,26 +67,20 @@ export type CheckoutStatus =
 export interface CheckoutPayment {
   payment_id: string;
   payment_status: CheckoutStatus;
-  status_detail: string;
   sequence: number;
   price_amount: string;
   price_currency: string;
   pay_amount: string;
   pay_currency: string;
-  currency_name: string;
   network: string;
-  network_precision: number;
   pay_address: string;
   extra_id: string | null;
   actually_paid: string;
   remaining_amount: string;
   confirmations: { count: number; required: number };
   order_id: string | null;
-  created_at: string;
   expires_at: string;
-  valid_until: string;
   confirmed_at: string | null;
-  icon_url: string;
   qr: { payment_uri: string; code_url: string };
   success_url: string | null;
   cancel_url: string | null;

@@ -74,7 +74,8 @@ export async function pickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: stri
 
 /**
  * The list as the popup's picker uses it (in POST /sessions and GET /sessions/{token}/currencies): what it shows
- * and nothing else, as it counts against the 15 KB to the QR. The icon is inline, or its URL when there is none.
+ * and nothing else, as it counts against the 15 KB to the QR. The icon is inline, or its URL when there is none;
+ * the minimum in USD only where the price does not reach it.
  */
 export async function sessionPickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: string) {
   return (await pickerCurrencies(deps, mode, priceUsd)).map((c) => ({
@@ -82,8 +83,9 @@ export async function sessionPickerCurrencies(deps: ApiDeps, mode: Mode, priceUs
     name: c.name,
     network: c.network,
     ...(c.icon === null ? { icon_url: c.icon_url } : { icon: c.icon }),
-    min_usd: c.min_usd,
     payable: c.payable,
+    // Shown only under an asset the price does not reach.
+    ...(c.payable ? {} : { min_usd: c.min_usd }),
   }));
 }
 
