@@ -25,8 +25,9 @@ export interface PickerCurrency {
 export interface CreatedSession {
   session_token: string;
   session: SessionView;
-  payment: CheckoutPayment | null;
-  currencies: PickerCurrency[] | null;
+  /** With the asset preset: the payment; else the picker's list. */
+  payment?: CheckoutPayment;
+  currencies?: PickerCurrency[];
 }
 
 const CODES: Record<number, CheckoutErrorCode> = {

@@ -52,7 +52,7 @@ export class CheckoutState {
     load: () => Promise<{
       session_token: string;
       session: SessionView;
-      payment: CheckoutPayment | null;
+      payment?: CheckoutPayment | null;
       currencies?: PickerCurrency[] | null;
     }>,
   ): Promise<void> {

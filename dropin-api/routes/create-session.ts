@@ -7,9 +7,9 @@ import { invalid } from '../../core/errors.js';
 import { fromUnits, numberToDecimalText, usdToCents } from '../../core/money/decimal.js';
 import { createPayment, MAX_PRICE_USD, payableAsset } from '../../core/payments/create-payment.js';
 import type { DropinEnv } from '../context.js';
+import { currencyCodeSchema, displayCurrencySchema, emailSchema, usdAmountSchema } from '../schemas.js';
 import { insertSession, setSessionPayment } from '../sessions.js';
 import { checkoutPaymentView, checkoutView } from '../views.js';
-import { currencyCodeSchema, displayCurrencySchema, emailSchema, usdAmountSchema } from '../schemas.js';
 import { sessionPickerCurrencies } from './currencies.js';
 
 export const createSessionSchema = z.strictObject({
@@ -24,7 +24,7 @@ export type CreateSessionBody = z.infer<typeof createSessionSchema>;
 /**
  * POST /sessions (dk_ key): the checkout is created server-side from the merchant's options. With
  * `crypto_currency` the payment is created in the same call (one round trip to the QR); without it the answer
- * carries the picker's currencies. The token in the answer is the only way to read the session afterwards.
+ * carries the picker's currencies instead. The token in the answer is the only way to read the session afterwards.
  */
 export function createSessionHandler(deps: ApiDeps, clientAddress: (c: Context) => string) {
   return async (c: Context<DropinEnv>) => {
@@ -70,8 +70,10 @@ export function createSessionHandler(deps: ApiDeps, clientAddress: (c: Context) 
       {
         session_token: token,
         session: checkoutView(checkout),
-        payment: payment ? await checkoutPaymentView(deps, payment) : null,
-        currencies: payment ? null : await sessionPickerCurrencies(deps, merchant.mode, price),
+        // One or the other, never a null beside it: the answer counts against the popup's 15 KB to the QR.
+        ...(payment
+          ? { payment: await checkoutPaymentView(deps, payment) }
+          : { currencies: await sessionPickerCurrencies(deps, merchant.mode, price) }),
       },
       'Checkout session created',
       201,
