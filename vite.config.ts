@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
-import { gzipBest } from './dropin-api/gzip-best.js';
+import { gzipBest } from './scripts/gzip-best.js';
 
 /**
  * Builds the drop-in into public/dropin/v1/:
@@ -122,19 +122,19 @@ function locales(): Plugin {
 }
 
 /**
- * Every file of the build gzipped once, as small as gzip gets (gzip-best.ts), written next to it (`checkout.js.gz`)
+ * Every file of the build gzipped once, as small as gzip gets (scripts/gzip-best.ts: Zopfli), written next to it (`checkout.js.gz`)
  * for the service to send as it is (static-files.ts); returns the gzipped sizes by path.
  */
-function gzipAll(dir = OUT_DIR, rel = ''): Record<string, number> {
+async function gzipAll(dir = OUT_DIR, rel = ''): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {};
   for (const f of readdirSync(dir)) {
     const path = `${dir}/${f}`;
-    if (statSync(path).isDirectory()) Object.assign(sizes, gzipAll(path, `${rel}${f}/`));
+    if (statSync(path).isDirectory()) Object.assign(sizes, await gzipAll(path, `${rel}${f}/`));
     else if (f.endsWith('.gz')) {
       // Left by an earlier build whose file is gone; the others are rewritten below.
       if (!existsSync(path.slice(0, -3))) rmSync(path);
     } else {
-      const gz = gzipBest(readFileSync(path));
+      const gz = await gzipBest(readFileSync(path));
       writeFileSync(`${path}.gz`, gz);
       sizes[`${rel}${f}`] = gz.length;
     }
@@ -200,7 +200,7 @@ function otherBuilds(): Plugin {
         `${OUT_DIR}/checkout.d.ts`,
         `${types}\n/** Opens the checkout popup. Never throws; see CheckoutOptions. */\nexport declare function open(options: CheckoutOptions): CheckoutHandle;\nexport declare const version: string;\n`,
       );
-      const gz = gzipAll();
+      const gz = await gzipAll();
       const chunks = Object.keys(gz)
         .filter((f) => f.startsWith('chunks/'))
         .map((f) => `${f} ${gz[f]}`);

@@ -2,7 +2,7 @@ import { execSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { type Browser, chromium, type Response } from '@playwright/test';
 import { build } from 'vite';
-import { gzipBest } from '../dropin-api/gzip-best.js';
+import { gzipBest } from '../scripts/gzip-best.js';
 import { chromiumLaunchOptions } from '../e2e/chromium.js';
 import { startShop } from '../e2e/shop-server.js';
 import { startTestService } from '../server/testing/harness.js';
@@ -25,7 +25,7 @@ export interface FlowSizes {
 export interface DropinBench {
   sizes: { budget: number; preset: FlowSizes; picker: FlowSizes };
   /**
-   * The built files gzipped alone, as served (gzip-best.ts, the build's own gzip). checkout.js is split into the framework (Preact +
+   * The built files gzipped alone, as served (scripts/gzip-best.ts, the build's own gzip). checkout.js is split into the framework (Preact +
    * @preact/signals, bundled alone the same way), our stylesheet and our own code (the rest); parts gzipped alone
    * add up to a little more than the whole, as gzip shares its dictionary across a file.
    */
@@ -75,7 +75,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 
-const gz = (b: Buffer | string) => gzipBest(Buffer.from(b)).length;
+const gz = async (b: Buffer | string) => (await gzipBest(Buffer.from(b))).length;
 const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
 
 /** Gzipped size of the framework alone, bundled and minified like checkout.js. */
@@ -93,14 +93,14 @@ async function frameworkBytes(): Promise<number> {
     },
   });
   const out = (Array.isArray(r) ? r[0] : r) as { output: { type: string; code?: string }[] };
-  return gz(out.output.find((o) => o.type === 'chunk')?.code ?? '');
+  return await gz(out.output.find((o) => o.type === 'chunk')?.code ?? '');
 }
 
 /** The stylesheet as it sits in checkout.js (minified text inside the bundle). */
-function stylesheetBytes(js: string): number {
+async function stylesheetBytes(js: string): Promise<number> {
   const start = js.indexOf(':host{');
   const end = js.indexOf('`', start);
-  return start < 0 || end < 0 ? 0 : gz(js.slice(start, end));
+  return start < 0 || end < 0 ? 0 : await gz(js.slice(start, end));
 }
 
 /** `POST /api/dropin/v1/sessions/{token}/payment`, `GET /dropin/v1/chunks/picker.js`. */
@@ -196,12 +196,12 @@ export async function benchDropin(runs = 20): Promise<DropinBench> {
       api: number[];
     };
     const js = readFileSync(`${OUT}/checkout.js`, 'utf8');
-    const checkout = gz(js);
+    const checkout = await gz(js);
     const framework = await frameworkBytes();
-    const stylesheet = stylesheetBytes(js);
+    const stylesheet = await stylesheetBytes(js);
     const chunks: Record<string, number> = {};
     for (const f of readdirSync(`${OUT}/chunks`))
-      if (f.endsWith('.js')) chunks[f] = gz(readFileSync(`${OUT}/chunks/${f}`));
+      if (f.endsWith('.js')) chunks[f] = await gz(readFileSync(`${OUT}/chunks/${f}`));
     return {
       sizes: { budget: BUDGET, preset, picker },
       script: { checkout, framework, stylesheet, widgetCode: checkout - framework - stylesheet, chunks },

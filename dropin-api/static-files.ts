@@ -22,7 +22,7 @@ interface Cached {
 }
 
 /**
- * The gzip of `body` that the build wrote next to its file (`checkout.js.gz`: vite.config.ts, gzip-best.ts), when
+ * The gzip of `body` that the build wrote next to its file (`checkout.js.gz`: vite.config.ts, scripts/gzip-best.ts), when
  * it is of these very bytes (its trailer's CRC-32 and length match): a build-time gzip is smaller than zlib's.
  */
 async function prebuiltGzip(file: string, body: Buffer): Promise<Buffer | null> {
