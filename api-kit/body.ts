@@ -3,17 +3,18 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { AppError } from '../core/errors.js';
 import { validationError } from './errors.js';
+import { requestHeader } from './headers.js';
 
 /**
  * Reads and validates a JSON body: 415 when it is not JSON, 413 over the limit, 400 when malformed, 422 with
  * per-field errors when it does not fit the schema. Returns the raw text too, for idempotency hashing.
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S, limitBytes: number): Promise<{ data: z.infer<S>; raw: string }> {
-  const type = c.req.header('content-type') ?? '';
+  const type = requestHeader(c, 'content-type') ?? '';
   if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON: send Content-Type: application/json');
   }
-  const declared = Number(c.req.header('content-length') ?? '0');
+  const declared = Number(requestHeader(c, 'content-length') ?? '0');
   if (declared > limitBytes) throw tooLarge(limitBytes);
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   // On a Node server, read the socket directly: building a WHATWG Request just to read a small JSON body costs

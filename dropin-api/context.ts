@@ -7,6 +7,7 @@ import { findMerchantByKey, getMerchant, type Merchant } from '../core/merchants
 import type { Payment } from '../core/payments/payment.js';
 import { assertOrigin } from './origins.js';
 import { type DropinSession, findSessionByToken } from './sessions.js';
+import { requestHeader } from '../api-kit/headers.js';
 
 /**
  * What a session token opens: a drop-in session (`cs_...`, created with a `dk_` key), or a hosted page
@@ -40,7 +41,7 @@ export function requirePublicKey(x: DropinCtx): MiddlewareHandler<DropinEnv> {
     x.limiter.take(`key:${key.slice(0, 20)}`);
     const found = await findMerchantByKey(x.deps.db, key, x.deps.caches.keys);
     if (found?.kind !== 'public') throw new AppError('UNAUTHORIZED', 'Invalid or inactive public key');
-    assertOrigin(found.merchant, c.req.header('origin'), x.selfOrigins(c));
+    assertOrigin(found.merchant, requestHeader(c, 'origin'), x.selfOrigins(c));
     c.set('merchant', found.merchant);
     await next();
   };
@@ -54,7 +55,7 @@ export function requireCheckout(x: DropinCtx): MiddlewareHandler<DropinEnv> {
     x.limiter.take(`token:${token.slice(0, 24)}`);
     const checkout = await resolveCheckout(x.deps, token);
     if (!checkout) throw new AppError('NOT_FOUND', 'Checkout session not found or expired');
-    assertOrigin(checkout.merchant, c.req.header('origin'), x.selfOrigins(c));
+    assertOrigin(checkout.merchant, requestHeader(c, 'origin'), x.selfOrigins(c));
     c.set('merchant', checkout.merchant);
     c.set('checkout', checkout);
     await next();
@@ -80,7 +81,7 @@ export async function resolveCheckout(deps: ApiDeps, token: string): Promise<Che
 }
 
 function bearer(c: Context): string | undefined {
-  const h = c.req.header('authorization')?.trim();
+  const h = requestHeader(c, 'authorization')?.trim();
   if (!h) return undefined;
   const m = /^Bearer\s+(\S+)$/i.exec(h);
   return m?.[1];

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { requestHeader } from '../api-kit/headers.js';
 
 const ALLOW_HEADERS = 'authorization, content-type, last-event-id';
 const ALLOW_METHODS = 'GET, POST, OPTIONS';
@@ -10,7 +11,7 @@ const ALLOW_METHODS = 'GET, POST, OPTIONS';
  */
 export function dropinCors(): MiddlewareHandler {
   return async (c, next) => {
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     if (c.req.method === 'OPTIONS' && origin) {
       return c.body(null, 204, {
         'access-control-allow-origin': origin,

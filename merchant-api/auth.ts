@@ -3,6 +3,7 @@ import type { ApiDeps } from '../api-kit/deps.js';
 import type { RateLimiter } from '../api-kit/rate-limit.js';
 import { AppError } from '../core/errors.js';
 import { findMerchantByKey, type Merchant } from '../core/merchants/merchants.js';
+import { requestHeader } from '../api-kit/headers.js';
 
 export type MerchantEnv = { Variables: { merchant: Merchant; requestId: string } };
 
@@ -13,7 +14,7 @@ export type MerchantEnv = { Variables: { merchant: Merchant; requestId: string }
 export function requireSecretKey(deps: ApiDeps, limiter: RateLimiter, clientAddress: (c: Parameters<MiddlewareHandler>[0]) => string): MiddlewareHandler<MerchantEnv> {
   return async (c, next) => {
     limiter.take(`ip:${clientAddress(c)}`);
-    const key = c.req.header('x-api-key')?.trim();
+    const key = requestHeader(c, 'x-api-key')?.trim();
     if (!key) throw new AppError('UNAUTHORIZED', 'Missing API key: send your secret key in the X-API-Key header');
     if (key.startsWith('dk_')) {
       throw new AppError('UNAUTHORIZED', 'Public drop-in keys (dk_) only work on /api/dropin/v1; use your secret key (sk_) on /api/v1');

@@ -10,6 +10,7 @@ import { newId } from '../core/ids.js';
 import { PUBLIC_DIR } from '../core/paths.js';
 import { createMerchantApi, type MerchantRoutes } from '../merchant-api/index.js';
 import { sql } from 'kysely';
+import { requestHeader } from '../api-kit/headers.js';
 
 export interface AppOptions {
   /** Extra routes on /api/v1 (mounted behind merchant auth). */
@@ -34,7 +35,7 @@ function nextRequestId(): string {
 export function createApp(deps: ApiDeps, opts: AppOptions = {}): Hono {
   const app = new Hono();
   app.use('*', async (c, next) => {
-    const id = c.req.header('x-request-id')?.slice(0, 64) ?? nextRequestId();
+    const id = requestHeader(c, 'x-request-id')?.slice(0, 64) ?? nextRequestId();
     c.set('requestId' as never, id as never);
     // Set before the handler runs: a header added after the Response exists makes Hono rebuild it as a stream.
     c.header('x-request-id', id);

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { secretToken } from '../ids.js';
 
 export type KeyKind = 'secret' | 'public';
@@ -13,7 +13,8 @@ export function generateKey(kind: KeyKind, mode: Mode): string {
 
 /** Keys carry 256 bits of entropy, so one SHA-256 is a sound at-rest hash (no stretching needed). */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  // One-shot SHA-256: on every authenticated request, about half the cost of createHash().update().digest().
+  return hash('sha256', key, 'hex');
 }
 
 /** What may be shown of a key after creation: its kind, mode and first characters. */

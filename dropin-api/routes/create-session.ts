@@ -11,6 +11,7 @@ import { currencyCodeSchema, displayCurrencySchema, emailSchema, usdAmountSchema
 import { insertSession, setSessionPayment } from '../sessions.js';
 import { checkoutPaymentView, checkoutView } from '../views.js';
 import { sessionPickerCurrencies } from './currencies.js';
+import { requestHeader } from '../../api-kit/headers.js';
 
 export const createSessionSchema = z.strictObject({
   amount: usdAmountSchema,
@@ -57,7 +58,7 @@ export function createSessionHandler(deps: ApiDeps, clientAddress: (c: Context) 
       email: data.customer.email,
       name: data.customer.name ?? null,
       reference: data.reference ?? null,
-      origin: c.req.header('origin') ?? null,
+      origin: requestHeader(c, 'origin') ?? null,
       now,
     });
     if (payment && asset) {

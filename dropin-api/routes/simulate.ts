@@ -8,6 +8,7 @@ import { AppError, invalid } from '../../core/errors.js';
 import { toUnits } from '../../core/money/decimal.js';
 import type { DropinEnv } from '../context.js';
 import { checkoutPaymentView, currentPayment } from '../views.js';
+import { requestHeader } from '../../api-kit/headers.js';
 
 export const simulateSchema = z.strictObject({
   /** Send a transfer (false: only mine blocks, to move confirmations on). @default true */
@@ -34,7 +35,7 @@ export function simulateHandler(deps: ApiDeps) {
         'BAD_REQUEST',
         'Simulated payments exist in test mode only; live payments are paid from a wallet',
       );
-    const { data } = c.req.header('content-type')
+    const { data } = requestHeader(c, 'content-type')
       ? await readJson(c, simulateSchema, deps.limits.bodyBytes)
       : { data: simulateSchema.parse({}) };
     const p = await currentPayment(deps, x);

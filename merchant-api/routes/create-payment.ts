@@ -10,6 +10,7 @@ import { withIdempotency } from '../idempotency.js';
 import { checkoutFields } from '../schemas.js';
 import { directPaymentView, paymentLinkView } from '../../api-kit/payment-views.js';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { requestHeader } from '../../api-kit/headers.js';
 
 export const createPaymentSchema = z.strictObject(checkoutFields);
 export type CreatePaymentBody = z.infer<typeof createPaymentSchema>;
@@ -50,7 +51,7 @@ export function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientA
       const message = kind === 'direct' ? 'Payment created' : 'Payment link created';
       return { status: 201, body: stringifyJson({ success: true, message, data: view }) };
     };
-    const res = await withIdempotency(deps.db, deps.clock.now(), { merchantId: merchant.id, key: c.req.header('idempotency-key'), route: routeName, rawBody: raw }, {
+    const res = await withIdempotency(deps.db, deps.clock.now(), { merchantId: merchant.id, key: requestHeader(c, 'idempotency-key'), route: routeName, rawBody: raw }, {
       create: async (id) => respond(await createPayment(deps, merchant, { ...toNewPayment(kind, data, clientAddress(c)), id })),
       recover: async (id) => {
         const p = await deps.db.selectFrom('payments').selectAll().where('id', '=', id).where('merchant_id', '=', merchant.id).executeTakeFirst();

@@ -10,6 +10,7 @@ import { AppError, invalid } from '../../core/errors.js';
 import { numberToDecimalText, toUnits } from '../../core/money/decimal.js';
 import type { MerchantEnv } from '../auth.js';
 import { currencyCodeSchema } from '../schemas.js';
+import { requestHeader } from '../../api-kit/headers.js';
 
 /** XRP destination tags are uint32: the catalog regex bounds the digits, this bounds the value. */
 function validExtraId(asset: { extraIdRegex: string | null; family: string }, extraId: string): boolean {
@@ -57,7 +58,7 @@ export const sandboxBlocksSchema = z.strictObject({
 export function sandboxBlocksHandler(deps: ApiDeps) {
   return async (c: Context<MerchantEnv>) => {
     requireTestMode(c);
-    const { data } = c.req.header('content-length') === '0' || !c.req.header('content-type') ? { data: sandboxBlocksSchema.parse({}) } : await readJson(c, sandboxBlocksSchema, deps.limits.bodyBytes);
+    const { data } = requestHeader(c, 'content-length') === '0' || !requestHeader(c, 'content-type') ? { data: sandboxBlocksSchema.parse({}) } : await readJson(c, sandboxBlocksSchema, deps.limits.bodyBytes);
     const networks = [...new Set(deps.catalog.list().map((a) => a.network))];
     const chosen = data.network ? networks.filter((n) => n === data.network?.toLowerCase()) : networks;
     if (chosen.length === 0) throw invalid('network', `Unknown network "${data.network}"; one of ${networks.join(', ')}`);
