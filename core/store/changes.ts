@@ -14,8 +14,7 @@ export type WatchedTable = (typeof watchedTables)[number];
 export class StoreChanges {
   private readonly generations: Record<WatchedTable, number> = { payments: 0, merchants: 0, api_keys: 0 };
   private readonly subscribers = new Set<(table: WatchedTable) => void>();
-  /** Whether changes made elsewhere are being seen; set by the store (SQLite always, PostgreSQL while listening). */
-  private watching = false;
+  private watchingOthers = false;
 
   /** @param checkOthers synchronous check for other processes' commits (SQLite); returns true when there were any. */
   constructor(private readonly checkOthers: () => boolean = () => false) {}
@@ -25,14 +24,19 @@ export class StoreChanges {
    * been applied (SQLite's check runs here, so a cache hit never predates a commit another process made).
    */
   sync(): boolean {
-    if (!this.watching) return false;
+    if (!this.watchingOthers) return false;
     if (this.checkOthers()) this.changedAll();
     return true;
   }
 
+  /** Whether changes made elsewhere are being seen; set by the store (SQLite always, PostgreSQL while listening). */
+  get watching(): boolean {
+    return this.watchingOthers;
+  }
+
   setWatching(on: boolean): void {
-    if (this.watching === on) return;
-    this.watching = on;
+    if (this.watchingOthers === on) return;
+    this.watchingOthers = on;
     // Whatever happened while nobody was listening is unknown: nothing cached before may be trusted afterwards.
     this.changedAll();
   }

@@ -25,8 +25,12 @@ export class ReadCache<V extends object> {
     return this.entries.size;
   }
 
-  async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
-    if (!this.changes.sync()) return load();
+  /**
+   * @param synced the caller vouches that a cache of the same store synced in this request with no I/O since (a
+   *   cache hit, or a fill, just before): SQLite's data_version check then runs once per request, not per cache.
+   */
+  async get(key: string, load: () => Promise<V | undefined>, synced = false): Promise<V | undefined> {
+    if (!(synced ? this.changes.watching : this.changes.sync())) return load();
     const hit = this.entries.get(key);
     if (hit) return hit;
     const before = this.changes.generation(this.tables);

@@ -27,7 +27,8 @@ export const listPaymentsQuerySchema = z.strictObject({
 export function getPaymentHandler(deps: ApiDeps) {
   const texts = new WeakMap<Payment, string>();
   return async (c: Context<MerchantEnv>) => {
-    const p = await getPayment(deps, c.get('merchant').id, c.req.param('payment_id') ?? '');
+    // The key cache synced this request after its last I/O (requireSecretKey), so the payment cache need not again.
+    const p = await getPayment(deps, c.get('merchant').id, c.req.param('payment_id') ?? '', true);
     let text = texts.get(p);
     if (text === undefined) {
       text = okText(paymentStatusView(p));
