@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { type Browser, chromium, type Response } from '@playwright/test';
 import { build } from 'vite';
 import { gzipBest } from '../scripts/gzip-best.js';
+import { median } from './stats.js';
 import { chromiumLaunchOptions } from '../e2e/chromium.js';
 import { startShop } from '../e2e/shop-server.js';
 import { startTestService } from '../server/testing/harness.js';
@@ -69,11 +70,6 @@ const IN_PAGE_TIMINGS = `async function (k, n) {
   return { open, api };
 }`;
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 
 const gz = async (b: Buffer | string) => (await gzipBest(Buffer.from(b))).length;
 const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);

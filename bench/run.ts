@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     rows.push([
       `${store}: GET /payments/{id}`,
       `${f.getPayment.rps} req/s`,
-      `p50 ${f.getPayment.p50} ms, p99 ${f.getPayment.p99} ms, ${(f.getPayment.rps / api.ceiling.rps).toFixed(2)}x ceiling (target >= 0.5x)`,
+      `p50 ${f.getPayment.p50} ms, p99 ${f.getPayment.p99} ms, ${f.getRatio.toFixed(2)}x ceiling (paired ceiling ${f.getCeiling.rps} req/s; target >= 0.5x)`,
     ]);
     rows.push([`${store}: service peak RSS`, `${f.peakRssMb} MB`, 'target < 250 MB']);
   }
