@@ -5,6 +5,7 @@ import * as webhooks from './0002-webhooks.js';
 import * as dropinSessions from './0004-dropin-sessions.js';
 import * as changeNotifications from './0005-change-notifications.js';
 import * as idempotencyPayment from './0006-idempotency-payment.js';
+import * as pendingDeliveries from './0007-pending-deliveries.js';
 
 /**
  * Versioned migrations, applied in key order. Add a file per change; never edit one that has shipped.
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0004-dropin-sessions': dropinSessions,
   '0005-change-notifications': changeNotifications,
   '0006-idempotency-payment': idempotencyPayment,
+  '0007-pending-deliveries': pendingDeliveries,
 };
