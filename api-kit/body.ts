@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { AppError } from '../core/errors.js';
 import { validationError } from './errors.js';
-import { requestHeader } from './headers.js';
+import { nodeRequest, requestHeader } from './node-request.js';
 
 /**
  * Reads and validates a JSON body: 415 when it is not JSON, 413 over the limit, 400 when malformed, 422 with
@@ -16,7 +16,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S, limit
   }
   const declared = Number(requestHeader(c, 'content-length') ?? '0');
   if (declared > limitBytes) throw tooLarge(limitBytes);
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = nodeRequest(c);
   // On a Node server, read the socket directly: building a WHATWG Request just to read a small JSON body costs
   // more than the rest of a payment creation (AbortSignal, web streams). Elsewhere (app.request) use Hono's.
   const raw = incoming ? await readIncoming(incoming, limitBytes) : await c.req.text();

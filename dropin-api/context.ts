@@ -7,7 +7,7 @@ import { findMerchantByKey, getMerchant, type Merchant } from '../core/merchants
 import type { Payment } from '../core/payments/payment.js';
 import { assertOrigin } from './origins.js';
 import { type DropinSession, findSessionByToken } from './sessions.js';
-import { requestHeader } from '../api-kit/headers.js';
+import { requestHeader } from '../api-kit/node-request.js';
 
 /**
  * What a session token opens: a drop-in session (`cs_...`, created with a `dk_` key), or a hosted page

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { requestHeader } from '../api-kit/headers.js';
+import { requestHeader } from '../api-kit/node-request.js';
 
 const ALLOW_HEADERS = 'authorization, content-type, last-event-id';
 const ALLOW_METHODS = 'GET, POST, OPTIONS';

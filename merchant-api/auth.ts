@@ -3,7 +3,7 @@ import type { ApiDeps } from '../api-kit/deps.js';
 import type { RateLimiter } from '../api-kit/rate-limit.js';
 import { AppError } from '../core/errors.js';
 import { findMerchantByKey, type Merchant } from '../core/merchants/merchants.js';
-import { requestHeader } from '../api-kit/headers.js';
+import { requestHeader } from '../api-kit/node-request.js';
 
 export type MerchantEnv = { Variables: { merchant: Merchant; requestId: string } };
 

@@ -10,7 +10,7 @@ import { newId } from '../core/ids.js';
 import { PUBLIC_DIR } from '../core/paths.js';
 import { createMerchantApi, type MerchantRoutes } from '../merchant-api/index.js';
 import { sql } from 'kysely';
-import { requestHeader } from '../api-kit/headers.js';
+import { requestHeader } from '../api-kit/node-request.js';
 
 export interface AppOptions {
   /** Extra routes on /api/v1 (mounted behind merchant auth). */

@@ -148,12 +148,17 @@ const insertPayment = prepared((db) =>
 const paymentById = prepared((db) => db.selectFrom('payments').selectAll().where('id', '=', '$id'));
 
 /**
- * A merchant's payment, from the read cache when it holds it (exact: emptied by any change to payments).
- * `synced`: see ReadCache.get (the merchant API's key lookup has just synced the store's caches).
+ * A merchant's payment, from the read cache when it holds it (exact: emptied by any change to payments); another
+ * merchant's payment is answered exactly like a missing one. `synced`: see ReadCache.get.
  */
-export async function getPayment(deps: Pick<CoreDeps, 'db' | 'caches'>, merchantId: string, paymentId: string, synced = false): Promise<Payment> {
+export async function findPayment(deps: Pick<CoreDeps, 'db' | 'caches'>, merchantId: string, paymentId: string, synced = false): Promise<Payment | undefined> {
   const p = await deps.caches.payments.get(paymentId, async () => (await paymentById(deps.db, [paymentId]))[0], synced);
-  // Another merchant's payment is answered exactly like a missing one, so ids leak nothing.
-  if (!p || p.merchant_id !== merchantId) throw new AppError('NOT_FOUND', 'Payment not found');
+  return p?.merchant_id === merchantId ? p : undefined;
+}
+
+/** findPayment, or the 404 a missing payment gets (ids of other merchants' payments leak nothing). */
+export async function getPayment(deps: Pick<CoreDeps, 'db' | 'caches'>, merchantId: string, paymentId: string, synced = false): Promise<Payment> {
+  const p = await findPayment(deps, merchantId, paymentId, synced);
+  if (!p) throw new AppError('NOT_FOUND', 'Payment not found');
   return p;
 }

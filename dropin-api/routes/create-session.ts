@@ -11,7 +11,7 @@ import { currencyCodeSchema, displayCurrencySchema, emailSchema, usdAmountSchema
 import { insertSession, setSessionPayment } from '../sessions.js';
 import { checkoutPaymentView, checkoutView } from '../views.js';
 import { sessionPickerCurrencies } from './currencies.js';
-import { requestHeader } from '../../api-kit/headers.js';
+import { requestHeader } from '../../api-kit/node-request.js';
 
 export const createSessionSchema = z.strictObject({
   amount: usdAmountSchema,

@@ -8,7 +8,7 @@ import { AppError, invalid } from '../../core/errors.js';
 import { toUnits } from '../../core/money/decimal.js';
 import type { DropinEnv } from '../context.js';
 import { checkoutPaymentView, currentPayment } from '../views.js';
-import { requestHeader } from '../../api-kit/headers.js';
+import { requestHeader } from '../../api-kit/node-request.js';
 
 export const simulateSchema = z.strictObject({
   /** Send a transfer (false: only mine blocks, to move confirmations on). @default true */

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { readJson } from '../../api-kit/body.js';
-import { createPayment, type NewPayment } from '../../core/payments/create-payment.js';
+import { createPayment, findPayment, type NewPayment } from '../../core/payments/create-payment.js';
 import { numberToDecimalText, stringifyJson } from '../../core/money/decimal.js';
 import type { Payment } from '../../core/payments/payment.js';
 import type { MerchantEnv } from '../auth.js';
@@ -10,7 +10,7 @@ import { withIdempotency } from '../idempotency.js';
 import { checkoutFields } from '../schemas.js';
 import { directPaymentView, paymentLinkView } from '../../api-kit/payment-views.js';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { requestHeader } from '../../api-kit/headers.js';
+import { requestHeader } from '../../api-kit/node-request.js';
 
 export const createPaymentSchema = z.strictObject(checkoutFields);
 export type CreatePaymentBody = z.infer<typeof createPaymentSchema>;
@@ -54,7 +54,7 @@ export function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientA
     const res = await withIdempotency(deps.db, deps.clock.now(), { merchantId: merchant.id, key: requestHeader(c, 'idempotency-key'), route: routeName, rawBody: raw }, {
       create: async (id) => respond(await createPayment(deps, merchant, { ...toNewPayment(kind, data, clientAddress(c)), id })),
       recover: async (id) => {
-        const p = await deps.db.selectFrom('payments').selectAll().where('id', '=', id).where('merchant_id', '=', merchant.id).executeTakeFirst();
+        const p = await findPayment(deps, merchant.id, id);
         return p ? respond(p) : null;
       },
     });

@@ -10,7 +10,7 @@ import { AppError, invalid } from '../../core/errors.js';
 import { numberToDecimalText, toUnits } from '../../core/money/decimal.js';
 import type { MerchantEnv } from '../auth.js';
 import { currencyCodeSchema } from '../schemas.js';
-import { requestHeader } from '../../api-kit/headers.js';
+import { requestHeader } from '../../api-kit/node-request.js';
 
 /** XRP destination tags are uint32: the catalog regex bounds the digits, this bounds the value. */
 function validExtraId(asset: { extraIdRegex: string | null; family: string }, extraId: string): boolean {
