@@ -1,74 +1,42 @@
 import { lookup as dnsLookup } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** IPv6 global unicast (2000::/3): every other IPv6 block is special-purpose, unallocated or embeds an IPv4 address. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+/** NAT64's well-known prefix (RFC 6052): what DNS64 answers for an IPv4-only host on an IPv6-only network. */
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
 
 /**
- * Addresses a live-mode webhook may never reach: loopback, private, link-local (cloud metadata at
- * 169.254.169.254), carrier-grade NAT, documentation, benchmark, multicast and reserved ranges, in IPv4 and IPv6.
+ * The IPv4 address an IPv6 address stands for where the connection really goes there: IPv4-mapped (a dual-stack
+ * socket connects over IPv4) and NAT64's well-known prefix (a translator connects over IPv4). Other embeddings
+ * (IPv4-compatible, 6to4, Teredo, local-use NAT64) are simply not global unicast and refused as they are.
  */
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['2001::', 23],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net, bits, 'ipv6');
+function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address();
+  if (!ip.match(NAT64)) return null;
+  const [hi = 0, lo = 0] = ip.parts.slice(6);
+  return new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
 }
 
-/** IPv6 forms that carry an IPv4 address (mapped, compatible, NAT64, 6to4): the embedded one is what is reached. */
-function embeddedIpv4(address: string): string | null {
-  const a = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  if (dotted?.[1]) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a);
-  if (hex?.[1] && hex[2]) {
-    const hi = Number.parseInt(hex[1], 16);
-    const lo = Number.parseInt(hex[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/.exec(a);
-  if (sixToFour?.[1] && sixToFour[2]) {
-    const hi = Number.parseInt(sixToFour[1], 16);
-    const lo = Number.parseInt(sixToFour[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return null;
-}
-
-/** True when the address is a public unicast address a live webhook may reach. */
+/**
+ * True when the address is a public unicast address a live webhook may reach. Everything else is refused: loopback,
+ * private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, documentation, benchmarking,
+ * multicast, reserved; on IPv6 anything outside global unicast and the special-purpose blocks inside it (6to4,
+ * Teredo, ORCHID, documentation, ...), whatever the spelling (`::127.0.0.1` is `::7f00:1` once a URL parser has read
+ * it), except that a mapped or NAT64 address is judged by the IPv4 address it reaches. The ranges are ipaddr.js's
+ * copy of the IANA special-purpose registries, not a list of our own.
+ *
+ * @example isPublicAddress('::ffff:0:7f00:1') // false
+ */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 !== null) return isPublicAddress(v4);
-    return !blocked.check(address, 'ipv6');
-  }
-  return false;
+  if (!ipaddr.isValid(address)) return false;
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return ip.range() === 'unicast';
+  const v6 = ip as ipaddr.IPv6;
+  const v4 = embeddedIpv4(v6);
+  if (v4) return v4.range() === 'unicast';
+  return v6.match(GLOBAL_UNICAST_V6) && v6.range() === 'unicast';
 }
 
 export class UnsafeTargetError extends Error {
