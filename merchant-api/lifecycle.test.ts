@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxMine, sandboxSend } from '../core/chains/sandbox.js';
 import { ManualClock } from '../core/clock.js';
 import { writeChange } from '../core/payments/recompute.js';
 import { openStore } from '../core/store/db.js';
@@ -18,11 +19,24 @@ async function create(currency = 'btc', amount = 100) {
   const r = await t.api('/api/v1/payments', { body: { amount, currency, email: 'bob@example.com' } });
   expect(r.status, r.text).toBe(201);
   const d = r.json.data;
-  return { id: d.payment.payment_id as string, address: d.blockchain.pay_address as string, extraId: d.blockchain.extra_id as string | null, amount: /"pay_amount":([0-9.]+)/.exec(r.text)?.[1] as string, currency: d.blockchain.pay_currency as string, network: d.blockchain.network as string };
+  return {
+    id: d.payment.payment_id as string,
+    address: d.blockchain.pay_address as string,
+    extraId: d.blockchain.extra_id as string | null,
+    amount: /"pay_amount":([0-9.]+)/.exec(r.text)?.[1] as string,
+    currency: d.blockchain.pay_currency as string,
+    network: d.blockchain.network as string,
+  };
 }
 
-async function pay(p: { address: string; currency: string; extraId: string | null }, amount: string, currency = p.currency) {
-  const r = await t.api('/api/v1/sandbox/transfers', { body: { currency, address: p.address, amount, ...(p.extraId ? { extra_id: p.extraId } : {}) } });
+async function pay(
+  p: { address: string; currency: string; extraId: string | null },
+  amount: string,
+  currency = p.currency,
+) {
+  const r = await t.api('/api/v1/sandbox/transfers', {
+    body: { currency, address: p.address, amount, ...(p.extraId ? { extra_id: p.extraId } : {}) },
+  });
   expect(r.status, r.text).toBe(201);
   return r.json.data.txid as string;
 }
@@ -38,7 +52,12 @@ async function status(id: string) {
 }
 
 async function eventsOf(id: string) {
-  return t.service.deps.db.selectFrom('payment_events').selectAll().where('payment_id', '=', id).orderBy('sequence').execute();
+  return t.service.deps.db
+    .selectFrom('payment_events')
+    .selectAll()
+    .where('payment_id', '=', id)
+    .orderBy('sequence')
+    .execute();
 }
 
 async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<T> {
@@ -84,11 +103,20 @@ describe('sandbox lifecycle', () => {
     expect(s.payment_status).toBe('finished');
     expect(s.status_detail).toBe('none');
     expect(s.confirmed_at).toBe(new Date(clock.now()).toISOString());
-    const btc2 = (await t.api('/api/v1/balances')).json.data.balances.find((b: { currency: string }) => b.currency === 'BTC');
+    const btc2 = (await t.api('/api/v1/balances')).json.data.balances.find(
+      (b: { currency: string }) => b.currency === 'BTC',
+    );
     expect(String(btc2.amount)).toBe(p.amount);
     expect(btc2.pending_amount).toBe(0);
     expect(btc2.usd_amount).toBeGreaterThanOrEqual(100);
-    expect(Object.keys(btc2).sort()).toEqual(['amount', 'currency', 'pending_amount', 'pending_usd_amount', 'updated_at', 'usd_amount']);
+    expect(Object.keys(btc2).sort()).toEqual([
+      'amount',
+      'currency',
+      'pending_amount',
+      'pending_usd_amount',
+      'updated_at',
+      'usd_amount',
+    ]);
 
     // One event per status change, in sequence order: confirming, finished.
     const events = await eventsOf(p.id);
@@ -150,7 +178,10 @@ describe('sandbox lifecycle', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect((await status(p.id)).payment_status).toBe('waiting'); // inside the grace window
     clock.advance(2000);
-    const s = await until(() => status(p.id), (v) => v.payment_status === 'expired');
+    const s = await until(
+      () => status(p.id),
+      (v) => v.payment_status === 'expired',
+    );
     expect(s.payment_status).toBe('expired');
     expect((await eventsOf(p.id)).map((e) => e.status)).toEqual(['expired']);
   });
@@ -158,7 +189,10 @@ describe('sandbox lifecycle', () => {
   it('a deposit first seen after valid_until is recorded as paid_late, never dropped', async () => {
     const p = await create();
     clock.advance(2200 * 1000);
-    await until(() => status(p.id), (v) => v.payment_status === 'expired');
+    await until(
+      () => status(p.id),
+      (v) => v.payment_status === 'expired',
+    );
     await pay(p, p.amount);
     let s = await status(p.id);
     expect(s.payment_status).toBe('expired');
@@ -170,6 +204,45 @@ describe('sandbox lifecycle', () => {
     const ev = await eventsOf(p.id);
     expect(ev.map((e) => e.status)).toEqual(['expired', 'expired']);
     expect(JSON.parse(ev[1]?.payload ?? '{}').payment.status_detail).toBe('paid_late');
+  });
+
+  it('a deposit in a block timed before valid_until, seen only after the expiry sweep, re-opens the payment and counts in full', async () => {
+    const p = await create();
+    const db = t.service.deps.db;
+    const balance = async () => {
+      const b = (await t.api('/api/v1/balances')).text;
+      const m = /"currency":"BTC","amount":([0-9.]+)/.exec(b);
+      return dec(m?.[1] ?? '0', 8);
+    };
+    const before = await balance();
+    // The watcher is held back, as a node that cannot be reached is: the chain moves on without it.
+    const watcher = t.service.watchers.get('sandbox:btc');
+    if (!watcher) throw new Error('no sandbox watcher for btc');
+    watcher.stop();
+    await watcher.sync();
+    try {
+      const asset = t.service.deps.catalog.get('BTC');
+      if (!asset) throw new Error('BTC left the catalog');
+      clock.advance((1200 + 900) * 1000 - 8000); // 8 s before valid_until
+      await sandboxSend(db, clock, { asset, address: p.address, extraId: null, units: dec(p.amount, 8) });
+      await sandboxMine(db, clock, 'btc', 2);
+      clock.advance(10_000);
+      const expired = await until(
+        () => status(p.id),
+        (v) => v.payment_status === 'expired',
+      );
+      expect(expired.payment_status).toBe('expired');
+
+      await watcher.sync();
+      const s = await status(p.id);
+      expect(s.payment_status).toBe('finished');
+      expect(s.status_detail).toBe('none');
+      expect(/"actually_paid":([0-9.]+)/.exec((await t.api(`/api/v1/payments/${p.id}`)).text)?.[1]).toBe(p.amount);
+      expect((await eventsOf(p.id)).map((e) => e.status)).toEqual(['expired', 'confirming', 'finished']);
+      expect((await balance()) - before).toBe(dec(p.amount, 8));
+    } finally {
+      watcher.start(5_000);
+    }
   });
 
   it('a deposit seen in the grace window counts in full', async () => {
@@ -193,26 +266,44 @@ describe('GET /payments/{id} from the read cache', () => {
     try {
       await other.db.transaction().execute(async (trx) => {
         const row = await trx.selectFrom('payments').selectAll().where('id', '=', p.id).executeTakeFirstOrThrow();
-        await writeChange(trx, row, { status: 'expired', status_detail: 'none', actually_paid_units: '0', confirmed_at: null }, clock.now());
+        await writeChange(
+          trx,
+          row,
+          { status: 'expired', status_detail: 'none', actually_paid_units: '0', confirmed_at: null },
+          clock.now(),
+        );
       });
     } finally {
       await other.close();
     }
     // SQLite: the very next read sees it (data_version); PostgreSQL: as soon as the commit's NOTIFY arrives.
-    const seen = t.service.deps.dialect === 'sqlite' ? await status(p.id) : await until(() => status(p.id), (d) => d.payment_status === 'expired', 2000);
+    const seen =
+      t.service.deps.dialect === 'sqlite'
+        ? await status(p.id)
+        : await until(
+            () => status(p.id),
+            (d) => d.payment_status === 'expired',
+            2000,
+          );
     expect(seen.payment_status).toBe('expired');
   });
 });
 
 describe('sandbox routes', () => {
   it('validate their input and refuse live keys', async () => {
-    const bad = await t.api('/api/v1/sandbox/transfers', { body: { currency: 'BTC', address: 'not-an-address', amount: '1' } });
+    const bad = await t.api('/api/v1/sandbox/transfers', {
+      body: { currency: 'BTC', address: 'not-an-address', amount: '1' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.json.errors.address).toBeDefined();
-    const tooPrecise = await t.api('/api/v1/sandbox/transfers', { body: { currency: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '0.000000001' } });
+    const tooPrecise = await t.api('/api/v1/sandbox/transfers', {
+      body: { currency: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '0.000000001' },
+    });
     expect(tooPrecise.status).toBe(422);
     const xrp = await create('xrp', 30);
-    const bigTag = await t.api('/api/v1/sandbox/transfers', { body: { currency: 'XRP', address: xrp.address, amount: '1', extra_id: '4294967296' } });
+    const bigTag = await t.api('/api/v1/sandbox/transfers', {
+      body: { currency: 'XRP', address: xrp.address, amount: '1', extra_id: '4294967296' },
+    });
     expect(bigTag.status).toBe(422);
     expect(bigTag.json.errors.extra_id).toBeDefined();
     const { createMerchant } = await import('../core/merchants/merchants.js');

@@ -55,7 +55,11 @@ export class ChainWatcher {
         this.deps.chains.setReachable(this.source.key, true);
       } catch (e) {
         this.failures += 1;
-        this.deps.logger.warn('chain sync failed', { chain: this.source.key, failures: this.failures, error: toError(e).message });
+        this.deps.logger.warn('chain sync failed', {
+          chain: this.source.key,
+          failures: this.failures,
+          error: toError(e).message,
+        });
       }
       if (this.timer === undefined) return;
       const delay = this.failures === 0 ? intervalMs : Math.min(30_000, intervalMs * 2 ** Math.min(this.failures, 8));
@@ -75,7 +79,11 @@ export class ChainWatcher {
     const { db } = this.deps;
     const src = this.source;
     const head = await src.head();
-    let cp = await db.selectFrom('chain_checkpoints').select(['height', 'hash']).where('chain', '=', src.key).executeTakeFirst();
+    let cp = await db
+      .selectFrom('chain_checkpoints')
+      .select(['height', 'hash'])
+      .where('chain', '=', src.key)
+      .executeTakeFirst();
     if (!cp) {
       const start = (await src.startHeight()) - 1;
       const startBlock = start >= 0 ? await src.blockAt(start) : null;
@@ -102,7 +110,10 @@ export class ChainWatcher {
   }
 
   /** Walks back from the checkpoint until our stored hash matches the chain, and un-mines what lies above. */
-  private async followReorg(cp: { height: number; hash: string }, headHeight: number): Promise<{ height: number; hash: string }> {
+  private async followReorg(
+    cp: { height: number; hash: string },
+    headHeight: number,
+  ): Promise<{ height: number; hash: string }> {
     const { db } = this.deps;
     const src = this.source;
     if (!cp.hash || cp.height < 0) return cp;
@@ -127,21 +138,40 @@ export class ChainWatcher {
         .where('network', '=', src.key)
         .where('block_height', '>', fork)
         .execute();
-      await trx.updateTable('deposits').set({ block_height: null, block_hash: null, updated_at: this.deps.clock.now() }).where('network', '=', src.key).where('block_height', '>', fork).execute();
+      await trx
+        .updateTable('deposits')
+        .set({ block_height: null, block_hash: null, updated_at: this.deps.clock.now() })
+        .where('network', '=', src.key)
+        .where('block_height', '>', fork)
+        .execute();
       await trx.deleteFrom('chain_blocks').where('chain', '=', src.key).where('height', '>', fork).execute();
       await this.saveCheckpoint(trx, fork, forkHash);
-      return this.recompute(trx, affected.map((a) => a.payment_id));
+      return this.recompute(
+        trx,
+        affected.map((a) => a.payment_id),
+      );
     });
     this.notify(changed);
     return { height: fork, hash: forkHash };
   }
 
   private async storedHash(height: number): Promise<string | null> {
-    const row = await this.deps.db.selectFrom('chain_blocks').select('hash').where('chain', '=', this.source.key).where('height', '=', height).executeTakeFirst();
+    const row = await this.deps.db
+      .selectFrom('chain_blocks')
+      .select('hash')
+      .where('chain', '=', this.source.key)
+      .where('height', '=', height)
+      .executeTakeFirst();
     return row?.hash ?? null;
   }
 
-  private async applyBlock(height: number, hash: string, parentHash: string, timestamp: number, transfers: ChainTransfer[]): Promise<void> {
+  private async applyBlock(
+    height: number,
+    hash: string,
+    parentHash: string,
+    timestamp: number,
+    transfers: ChainTransfer[],
+  ): Promise<void> {
     const { db, clock } = this.deps;
     const src = this.source;
     const changed = await db.transaction().execute(async (trx) => {
@@ -158,7 +188,11 @@ export class ChainWatcher {
         .execute();
       for (const m of maturing) touched.add(m.payment_id);
       await trx.insertInto('chain_blocks').values({ chain: src.key, height, hash, parent_hash: parentHash }).execute();
-      await trx.deleteFrom('chain_blocks').where('chain', '=', src.key).where('height', '<', height - KEEP_BLOCKS).execute();
+      await trx
+        .deleteFrom('chain_blocks')
+        .where('chain', '=', src.key)
+        .where('height', '<', height - KEEP_BLOCKS)
+        .execute();
       await this.saveCheckpoint(trx, height, hash);
       return this.recompute(trx, [...touched]);
     });
@@ -181,7 +215,15 @@ export class ChainWatcher {
         .execute();
       const gone = pending.filter((d) => !inPool.has(`${d.txid}:${d.log_index}`));
       if (gone.length > 0) {
-        await trx.updateTable('deposits').set({ removed: 1, updated_at: clock.now() }).where('id', 'in', gone.map((d) => d.id)).execute();
+        await trx
+          .updateTable('deposits')
+          .set({ removed: 1, updated_at: clock.now() })
+          .where(
+            'id',
+            'in',
+            gone.map((d) => d.id),
+          )
+          .execute();
         for (const d of gone) touched.add(d.payment_id);
       }
       return this.recompute(trx, [...touched]);
@@ -193,7 +235,11 @@ export class ChainWatcher {
    * Matches transfers to payments by address (and destination tag where the network uses one) and upserts
    * deposits. Returns the ids of payments concerned.
    */
-  private async recordTransfers(trx: Kysely<Database>, transfers: ChainTransfer[], block: { height: number; hash: string; seenAt: number } | null): Promise<Set<string>> {
+  private async recordTransfers(
+    trx: Kysely<Database>,
+    transfers: ChainTransfer[],
+    block: { height: number; hash: string; seenAt: number } | null,
+  ): Promise<Set<string>> {
     const touched = new Set<string>();
     if (transfers.length === 0) return touched;
     const src = this.source;
@@ -218,7 +264,7 @@ export class ChainWatcher {
       if (!p) continue;
       const existing = await trx
         .selectFrom('deposits')
-        .select(['id', 'block_height', 'block_hash', 'removed'])
+        .select(['id', 'block_height', 'block_hash', 'removed', 'first_seen_at', 'late'])
         .where('network', '=', src.key)
         .where('txid', '=', t.txid)
         .where('log_index', '=', t.index)
@@ -226,8 +272,28 @@ export class ChainWatcher {
       if (existing) {
         const blockHeight = block?.height ?? existing.block_height;
         const blockHash = block?.hash ?? existing.block_hash;
-        if (existing.block_height === blockHeight && existing.block_hash === blockHash && existing.removed === 0) continue;
-        await trx.updateTable('deposits').set({ block_height: blockHeight, block_hash: blockHash, removed: 0, updated_at: now }).where('id', '=', existing.id).execute();
+        // A deposit first seen in the mempool after the deadline can still be in a block timed before it.
+        const firstSeen = Math.min(existing.first_seen_at, block?.seenAt ?? existing.first_seen_at);
+        const late = firstSeen > p.valid_until ? 1 : 0;
+        if (
+          existing.block_height === blockHeight &&
+          existing.block_hash === blockHash &&
+          existing.removed === 0 &&
+          existing.late === late
+        )
+          continue;
+        await trx
+          .updateTable('deposits')
+          .set({
+            block_height: blockHeight,
+            block_hash: blockHash,
+            removed: 0,
+            first_seen_at: firstSeen,
+            late,
+            updated_at: now,
+          })
+          .where('id', '=', existing.id)
+          .execute();
       } else {
         const seenAt = block ? block.seenAt : now;
         await trx

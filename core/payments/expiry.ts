@@ -5,8 +5,8 @@ import { recomputePayment } from './recompute.js';
 
 /**
  * Expires waiting payments whose window closed. Runs in the service on a timer (not on reads), so webhooks for
- * `expired` go out even when nobody looks. Each payment is re-derived, never forced: a deposit that raced the
- * deadline still wins.
+ * `expired` go out even when nobody looks. Each payment is re-derived, never forced; a deposit from before the
+ * deadline that the watcher sees only after this sweep re-opens the payment (lifecycle.ts).
  */
 export async function sweepExpired(deps: Pick<CoreDeps, 'db' | 'clock' | 'chains'>, limit = 500): Promise<Payment[]> {
   const now = deps.clock.now();

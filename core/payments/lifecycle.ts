@@ -31,7 +31,12 @@ export interface DerivedState {
  * The whole lifecycle as one pure function of a payment and its deposits (DESIGN.md table). Every writer of a
  * payment's status goes through it, so the API, the watcher and the expiry sweep can never disagree.
  */
-export function derivePaymentState(p: PaymentFacts, deposits: readonly DepositFacts[], now: number, requiredConfirmations: number): DerivedState {
+export function derivePaymentState(
+  p: PaymentFacts,
+  deposits: readonly DepositFacts[],
+  now: number,
+  requiredConfirmations: number,
+): DerivedState {
   let seenOnTime = 0n;
   let confirmedOnTime = 0n;
   let lateUnits = 0n;
@@ -51,7 +56,11 @@ export function derivePaymentState(p: PaymentFacts, deposits: readonly DepositFa
 
   let status: PaymentStatus;
   let confirmedAt = p.confirmedAt;
-  if (settledStatuses.has(p.status)) {
+  // Expired and failed are the clock's verdicts, given on what had been seen. A deposit from before valid_until that
+  // shows up only afterwards (its node lagged or was down across the deadline) proves the payment was made in time:
+  // it re-opens the payment and counts in full, as if it had been seen at once.
+  const reopened = (p.status === 'expired' || p.status === 'failed') && seenOnTime > 0n;
+  if (settledStatuses.has(p.status) && !reopened) {
     status = p.status as PaymentStatus;
   } else if (confirmedOnTime >= need && need > 0n) {
     status = 'finished';
@@ -69,8 +78,10 @@ export function derivePaymentState(p: PaymentFacts, deposits: readonly DepositFa
 
   let statusDetail: StatusDetail = 'none';
   if (lateUnits > 0n) statusDetail = 'paid_late';
-  else if (seenOnTime > p.payAmountUnits && (status === 'finished' || status === 'confirming')) statusDetail = 'overpaid';
-  else if (status === 'partially_paid' || (status === 'finished' && confirmedOnTime < p.payAmountUnits)) statusDetail = 'underpaid';
+  else if (seenOnTime > p.payAmountUnits && (status === 'finished' || status === 'confirming'))
+    statusDetail = 'overpaid';
+  else if (status === 'partially_paid' || (status === 'finished' && confirmedOnTime < p.payAmountUnits))
+    statusDetail = 'underpaid';
   if (status === 'finished' && confirmedOnTime > p.payAmountUnits && lateUnits === 0n) statusDetail = 'overpaid';
 
   return { status, statusDetail, actuallyPaidUnits, confirmedAt };

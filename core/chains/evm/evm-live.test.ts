@@ -53,7 +53,15 @@ const CONFIRMATIONS = 3;
 const RPC_KEY = `k${randomBytes(8).toString('hex')}`;
 
 function env(): Record<string, string> {
-  return { CHAINS_CONFIG: configFile, RATES_BASE_URL: rates.url, CHAIN_HEALTH_MS: '200', EXPIRY_SWEEP_MS: '50' };
+  // Tests move the service's clock past payment windows (half an hour and more): prices fetched at real time must
+  // not turn stale on that clock.
+  return {
+    CHAINS_CONFIG: configFile,
+    RATES_BASE_URL: rates.url,
+    RATES_STALE_SECONDS: '86400',
+    CHAIN_HEALTH_MS: '200',
+    EXPIRY_SWEEP_MS: '50',
+  };
 }
 
 async function startLive(extraEnv: Record<string, string> = {}, registerXpub = true): Promise<TestService> {
@@ -602,4 +610,42 @@ describe('live EVM payments on anvil', () => {
     const [dep] = await depositsOf(p.id);
     expect(dep?.late).toBe(1);
   });
+
+  it('a deposit mined before valid_until while the node was unreachable re-opens the expired payment and counts in full', async () => {
+    const p = await create('ETH');
+    const row = await t.service.deps.db
+      .selectFrom('payments')
+      .select('valid_until')
+      .where('id', '=', p.id)
+      .executeTakeFirstOrThrow();
+    const ethBalance = async () => {
+      const text = (await t.api('/api/v1/balances')).text;
+      return units(/"currency":"ETH","amount":([0-9.]+)/.exec(text)?.[1] ?? '0', 18);
+    };
+    const before = await ethBalance();
+    await proxy.down();
+    await until(
+      async () => codes(await t.api('/api/v1/currencies')),
+      (c) => !c.includes('ETH'),
+    );
+    // Paid 8 s before the deadline, in blocks the service cannot see yet.
+    await anvil.test.setNextBlockTimestamp({ timestamp: BigInt(Math.floor(Number(row.valid_until) / 1000) - 8) });
+    await sendEth(p.address, p.units);
+    await mine(CONFIRMATIONS);
+    clock.set(Number(row.valid_until) + 5_000);
+    await waitStatus(p.id, 'expired');
+
+    await proxy.up();
+    const s = await until(
+      () => status(p.id),
+      (v) => v.payment_status === 'finished',
+      40_000,
+    );
+    expect(s.status_detail).toBe('none');
+    expect(s.paid).toBe('0.01');
+    const [dep] = await depositsOf(p.id);
+    expect(dep?.late).toBe(0);
+    expect(await eventStatuses(p.id)).toEqual(['expired', 'confirming', 'finished']);
+    expect((await ethBalance()) - before).toBe(p.units);
+  }, 90_000);
 });
