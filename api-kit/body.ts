@@ -1,15 +1,19 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { AppError } from '../core/errors.js';
-import { validationError } from './errors.js';
+import { AppError, fieldErrors } from '../core/errors.js';
+import { RequestAbortedError, validationError } from './errors.js';
 import { nodeRequest, requestHeader } from './node-request.js';
 
 /**
  * Reads and validates a JSON body: 415 when it is not JSON, 413 over the limit, 400 when malformed, 422 with
  * per-field errors when it does not fit the schema. Returns the raw text too, for idempotency hashing.
  */
-export async function readJson<S extends z.ZodType>(c: Context, schema: S, limitBytes: number): Promise<{ data: z.infer<S>; raw: string }> {
+export async function readJson<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  limitBytes: number,
+): Promise<{ data: z.infer<S>; raw: string }> {
   const type = requestHeader(c, 'content-type') ?? '';
   if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON: send Content-Type: application/json');
@@ -27,7 +31,8 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S, limit
   } catch {
     throw new AppError('BAD_REQUEST', 'Malformed JSON body');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('BAD_REQUEST', 'JSON body must be an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new AppError('BAD_REQUEST', 'JSON body must be an object');
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error);
   return { data: parsed.data, raw };
@@ -37,6 +42,13 @@ function readIncoming(incoming: IncomingMessage, limitBytes: number): Promise<st
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // A connection closed before the end (or reset: 'error') is an aborted request. Without the 'close' case a
+    // body cut off without an error would leave this promise, and its request, waiting forever.
+    const aborted = () => reject(new RequestAbortedError());
+    incoming.once('error', aborted);
+    incoming.once('close', () => {
+      if (!incoming.complete) aborted();
+    });
     incoming.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limitBytes) {
@@ -48,7 +60,6 @@ function readIncoming(incoming: IncomingMessage, limitBytes: number): Promise<st
       chunks.push(chunk);
     });
     incoming.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    incoming.once('error', reject);
   });
 }
 
@@ -56,9 +67,21 @@ function tooLarge(limit: number): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
 }
 
-/** Validates a query string against a schema (422 per field; unknown parameters are refused too). */
+/**
+ * Validates a query string against a schema (422 per field; unknown parameters are refused too). The parameters go
+ * into an object without a prototype, so a parameter named `__proto__` or `constructor` is one like any other (a
+ * plain object would drop the first and find Object.prototype's member for the second); a repeated one is refused.
+ */
 export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
-  const parsed = schema.safeParse(c.req.query());
+  const params: Record<string, string> = Object.create(null);
+  const repeated = fieldErrors();
+  for (const [name, value] of new URL(c.req.url).searchParams) {
+    if (name in params) repeated[name] = ['Given more than once; send each parameter once'];
+    params[name] = value;
+  }
+  if (Object.keys(repeated).length > 0)
+    throw new AppError('VALIDATION_FAILED', 'Validation failed', { errors: repeated });
+  const parsed = schema.safeParse(params);
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
 }

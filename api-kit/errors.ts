@@ -2,13 +2,16 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
-import { AppError, type FieldErrors, toError } from '../core/errors.js';
+import { AppError, type FieldErrors, fieldErrors, toError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { json } from './envelope.js';
 
-/** Zod issues -> the spec's `errors` map: field name -> messages. Unknown fields are named one by one. */
+/**
+ * Zod issues -> the spec's `errors` map: field name -> messages. Unknown fields are named one by one. Field names
+ * come from the request, so the map has no prototype: `constructor` or `__proto__` are fields like any other.
+ */
 export function zodFieldErrors(error: z.ZodError): FieldErrors {
-  const out: FieldErrors = {};
+  const out = fieldErrors();
   const add = (field: string, msg: string) => {
     const list = out[field] ?? [];
     list.push(msg);
@@ -24,6 +27,17 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
   return out;
 }
 
+/**
+ * The client went away before its request body arrived: nobody reads the answer, and nothing went wrong here, so it
+ * is logged at debug level, not as a failure (renderError below).
+ */
+export class RequestAbortedError extends AppError {
+  constructor() {
+    super('BAD_REQUEST', 'The request body did not arrive: the client closed the connection');
+    this.name = 'RequestAbortedError';
+  }
+}
+
 export function validationError(error: z.ZodError): AppError {
   return new AppError('VALIDATION_FAILED', 'Validation failed', { errors: zodFieldErrors(error) });
 }
@@ -36,22 +50,54 @@ export function renderError(logger: Logger) {
   return (e: unknown, c: Context): Response => {
     const requestId = (c.get('requestId' as never) as string | undefined) ?? '';
     let err: AppError;
-    if (e instanceof AppError) err = e;
-    else if (e instanceof HTTPException && e.status < 500) err = new AppError(codeForStatus(e.status), e.message || 'Bad request');
+    if (e instanceof RequestAbortedError) {
+      logger.debug('request aborted by the client', {
+        request_id: requestId,
+        method: c.req.method,
+        path: loggablePath(c.req.path),
+      });
+      err = e;
+    } else if (e instanceof AppError) err = e;
+    else if (e instanceof HTTPException && e.status < 500)
+      err = new AppError(codeForStatus(e.status), e.message || 'Bad request');
     else {
       const error = toError(e);
-      logger.error('unhandled error', { request_id: requestId, method: c.req.method, path: c.req.path, error });
-      err = new AppError('INTERNAL', 'Internal server error; if you were creating a payment, check whether it was created before retrying');
+      logger.error('unhandled error', {
+        request_id: requestId,
+        method: c.req.method,
+        path: loggablePath(c.req.path),
+        error,
+      });
+      err = new AppError(
+        'INTERNAL',
+        'Internal server error; if you were creating a payment, check whether it was created before retrying',
+      );
     }
     const headers: Record<string, string> = {};
     if (err.retryAfter !== undefined) headers['retry-after'] = String(err.retryAfter);
     return json(
       c,
-      { success: false, message: err.message, code: err.code, request_id: requestId, ...(err.errors ? { errors: err.errors } : {}) },
+      {
+        success: false,
+        message: err.message,
+        code: err.code,
+        request_id: requestId,
+        ...(err.errors ? { errors: err.errors } : {}),
+      },
       err.status as ContentfulStatusCode,
       headers,
     );
   };
+}
+
+/**
+ * A request path fit for a log line: the checkout tokens in session routes (`cs_...`, `pt_...`) and any key that
+ * ended up in a path are capabilities, so they are cut to their prefix.
+ *
+ * @example loggablePath('/api/dropin/v1/sessions/cs_AbC.../events') // '/api/dropin/v1/sessions/cs_…/events'
+ */
+export function loggablePath(path: string): string {
+  return path.replace(/(^|\/)(cs|pt|sk|dk|whsec)_[^/]*/g, '$1$2_…');
 }
 
 function codeForStatus(status: number): AppError['code'] {

@@ -12,17 +12,21 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Throws a 429 AppError with `retryAfter` when `key` is over its limit. `perSecond` 0 turns limits off. */
-  take(key: string): void {
+  /**
+   * Throws a 429 AppError with `retryAfter` when `key` is over its limit: the limiter's rate, times `scale` for a
+   * bucket shared by many clients (a public key). A limiter of 0 per second turns limits off.
+   */
+  take(key: string, scale = 1): void {
     if (this.perSecond <= 0) return;
+    const rate = this.perSecond * scale;
     const t = this.now();
-    const b = this.buckets.get(key) ?? { tokens: this.perSecond, at: t };
-    b.tokens = Math.min(this.perSecond, b.tokens + ((t - b.at) / 1000) * this.perSecond);
+    const b = this.buckets.get(key) ?? { tokens: rate, at: t };
+    b.tokens = Math.min(rate, b.tokens + ((t - b.at) / 1000) * rate);
     b.at = t;
     if (b.tokens < 1) {
       this.buckets.set(key, b);
-      const wait = Math.max(1, Math.ceil((1 - b.tokens) / this.perSecond));
-      throw new AppError('RATE_LIMITED', `Too many requests: limit is ${this.perSecond} per second`, { retryAfter: wait });
+      const wait = Math.max(1, Math.ceil((1 - b.tokens) / rate));
+      throw new AppError('RATE_LIMITED', `Too many requests: limit is ${rate} per second`, { retryAfter: wait });
     }
     b.tokens -= 1;
     this.buckets.set(key, b);

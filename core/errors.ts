@@ -22,6 +22,14 @@ export type ErrorCode = keyof typeof errorCodes;
 /** Field name -> messages, the spec's `errors` object on 422. */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * An empty `errors` map without a prototype. Field names come from requests, and in a plain `{}` a field named
+ * `constructor` or `toString` would find Object.prototype's member instead of nothing.
+ */
+export function fieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldErrors | undefined;
@@ -43,7 +51,9 @@ export class AppError extends Error {
 
 /** A 422 with one message on one field. */
 export function invalid(field: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', 'Validation failed', { errors: { [field]: [message] } });
+  const errors = fieldErrors();
+  errors[field] = [message];
+  return new AppError('VALIDATION_FAILED', 'Validation failed', { errors });
 }
 
 export function notFound(what: string): AppError {

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
+import { requestHeader } from '../api-kit/node-request.js';
 import { pageTokenValid } from '../api-kit/page-token.js';
 import type { RateLimiter } from '../api-kit/rate-limit.js';
 import { AppError } from '../core/errors.js';
@@ -7,7 +8,6 @@ import { findMerchantByKey, getMerchant, type Merchant } from '../core/merchants
 import type { Payment } from '../core/payments/payment.js';
 import { assertOrigin } from './origins.js';
 import { type DropinSession, findSessionByToken } from './sessions.js';
-import { requestHeader } from '../api-kit/node-request.js';
 
 /**
  * What a session token opens: a drop-in session (`cs_...`, created with a `dk_` key), or a hosted page
@@ -24,13 +24,23 @@ export interface DropinCtx {
   limiter: RateLimiter;
   clientAddress: (c: Context) => string;
   /** Origins of the service's own pages (hosted page, demo), always allowed. */
-  selfOrigins: (c: Context) => string[];
+  selfOrigins: () => string[];
 }
 
 const SECRET_KEY_MESSAGE =
   'Secret keys (sk_) must never reach a browser: the drop-in takes your public key (dk_). Rotate this secret key now if it was published (admin CLI: key rotate).';
 
-/** `Authorization: Bearer dk_...`, rate limited per client address and per key; the merchant's origins enforced. */
+/**
+ * A public key is shared by every customer of a merchant (it is in the shop's page), so its own limit is this many
+ * times the per-address rate: one address (which the per-address limit holds to 1x) can never exhaust it.
+ */
+export const PUBLIC_KEY_CEILING = 20;
+
+/**
+ * `Authorization: Bearer dk_...`; the merchant's origins enforced. Rate limits: every request per client address,
+ * before the key is checked, so invalid keys count against their sender only; then, once the key proved valid,
+ * the key's own generous ceiling (never keyed by what a client merely presents).
+ */
 export function requirePublicKey(x: DropinCtx): MiddlewareHandler<DropinEnv> {
   return async (c, next) => {
     x.limiter.take(`ip:${x.clientAddress(c)}`);
@@ -38,28 +48,35 @@ export function requirePublicKey(x: DropinCtx): MiddlewareHandler<DropinEnv> {
     if (!key) throw new AppError('UNAUTHORIZED', 'Missing public key: send Authorization: Bearer dk_...');
     if (key.startsWith('sk_')) throw new AppError('UNAUTHORIZED', SECRET_KEY_MESSAGE);
     if (!key.startsWith('dk_')) throw new AppError('UNAUTHORIZED', 'Invalid public key: drop-in keys start with dk_');
-    x.limiter.take(`key:${key.slice(0, 20)}`);
     const found = await findMerchantByKey(x.deps.db, key, x.deps.caches.keys);
     if (found?.kind !== 'public') throw new AppError('UNAUTHORIZED', 'Invalid or inactive public key');
-    assertOrigin(found.merchant, requestHeader(c, 'origin'), x.selfOrigins(c));
+    x.limiter.take(`public-key:${found.merchant.id}`, PUBLIC_KEY_CEILING);
+    assertOrigin(found.merchant, requestHeader(c, 'origin'), x.selfOrigins());
     c.set('merchant', found.merchant);
     await next();
   };
 }
 
-/** Session-token routes: the token is in the path (EventSource cannot send headers). Unknown and expired read as 404. */
+/**
+ * Session-token routes: the token is in the path (EventSource cannot send headers). Unknown and expired read as 404.
+ * Rate limited per client address, then per checkout once the token proved valid.
+ */
 export function requireCheckout(x: DropinCtx): MiddlewareHandler<DropinEnv> {
   return async (c, next) => {
     x.limiter.take(`ip:${x.clientAddress(c)}`);
-    const token = c.req.param('token') ?? '';
-    x.limiter.take(`token:${token.slice(0, 24)}`);
-    const checkout = await resolveCheckout(x.deps, token);
+    const checkout = await resolveCheckout(x.deps, c.req.param('token') ?? '');
     if (!checkout) throw new AppError('NOT_FOUND', 'Checkout session not found or expired');
-    assertOrigin(checkout.merchant, requestHeader(c, 'origin'), x.selfOrigins(c));
+    x.limiter.take(`checkout:${checkoutId(checkout)}`);
+    assertOrigin(checkout.merchant, requestHeader(c, 'origin'), x.selfOrigins());
     c.set('merchant', checkout.merchant);
     c.set('checkout', checkout);
     await next();
   };
+}
+
+/** What a checkout is known by inside the service (never its token, which is a capability): session or payment id. */
+export function checkoutId(x: Checkout): string {
+  return x.kind === 'session' ? x.session.id : x.payment.id;
 }
 
 export async function resolveCheckout(deps: ApiDeps, token: string): Promise<Checkout | null> {

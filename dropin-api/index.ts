@@ -16,7 +16,8 @@ import { simulateHandler } from './routes/simulate.js';
 export interface DropinApiOptions {
   changes: EventEmitter;
   clientAddress: (c: Context) => string;
-  selfOrigins: (c: Context) => string[];
+  /** Origins of the service's own pages (hosted page, demo): PUBLIC_URL's. */
+  selfOrigins: () => string[];
 }
 
 /**
@@ -43,7 +44,7 @@ export function createDropinApi(deps: ApiDeps, o: DropinApiOptions): Hono<Dropin
   route(app, '/sessions/:token', { GET: readSessionHandler(deps) });
   route(app, '/sessions/:token/currencies', { GET: sessionCurrenciesHandler(deps) });
   route(app, '/sessions/:token/payment', { POST: chooseCurrencyHandler(deps, o.clientAddress) });
-  route(app, '/sessions/:token/events', { GET: eventsHandler(deps, o.changes) });
+  route(app, '/sessions/:token/events', { GET: eventsHandler(deps, o.changes, o.clientAddress) });
   route(app, '/sessions/:token/simulate', { POST: simulateHandler(deps) });
   return app;
 }

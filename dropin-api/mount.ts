@@ -1,28 +1,33 @@
 import type { EventEmitter } from 'node:events';
 import type { Context, Hono } from 'hono';
+import { clientAddress } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { pageTokenValid } from '../api-kit/page-token.js';
-import { clientAddress } from '../api-kit/client-address.js';
 import { PUBLIC_DIR } from '../core/paths.js';
 import { demoPublicKey } from './demo.js';
 import { hostedPageHtml, invalidPageHtml } from './hosted-page.js';
 import { createDropinApi } from './index.js';
 import { staticFiles } from './static-files.js';
 
-
 /**
  * Everything browser-facing: the drop-in API, the hosted payment page, the demo storefront's config and the
  * static files of public/ (the built drop-in, the demo, asset icons).
  */
 export function mountDropin(app: Hono, deps: ApiDeps, changes: EventEmitter): void {
-  const selfOrigins = (c: Context) => [new URL(deps.settings.publicUrl).origin, new URL(c.req.url).origin];
+  // The service's own pages (hosted page, demo) are at PUBLIC_URL, never at whatever a request's Host header says:
+  // a Host-derived origin would let any page that sends a matching Host pass as "self".
+  const selfOrigins = () => [new URL(deps.settings.publicUrl).origin];
   app.route('/api/dropin/v1', createDropinApi(deps, { changes, clientAddress, selfOrigins }));
 
   const files = staticFiles(PUBLIC_DIR, { maxAge: 300 });
+  // Asset icons (GET /currencies `icon_url`) never change under one name, so browsers may keep them a day.
+  const icons = staticFiles(PUBLIC_DIR, { maxAge: 86_400 });
   const serve = async (c: Context, rel: string) => (await files(c, rel)) ?? c.notFound();
-  // Paths are checked against public/ by staticFiles (no escaping it with ../).
-  app.get('/icons/*', (c) => serve(c, decodeURIComponent(c.req.path.slice(1))));
-  app.get('/dropin/v1/*', (c) => serve(c, decodeURIComponent(c.req.path.slice(1))));
+  // The path as sent (Hono's `c.req.path` is already partly decoded): staticFiles decodes it once and keeps it
+  // inside public/ (no escaping it with ../).
+  const sent = (c: Context) => new URL(c.req.url).pathname.slice(1);
+  app.get('/icons/*', async (c) => (await icons(c, sent(c))) ?? c.notFound());
+  app.get('/dropin/v1/*', (c) => serve(c, sent(c)));
   app.get('/demo', (c) => c.redirect('/demo/', 301));
   app.get('/demo/', (c) => serve(c, 'demo/index.html'));
   // The demo's public key: generated at runtime, so it cannot be a static file.
@@ -44,11 +49,11 @@ export function mountDropin(app: Hono, deps: ApiDeps, changes: EventEmitter): vo
     const exists =
       known &&
       (await deps.db.selectFrom('payments').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    // Content-Security-Policy, nosniff and frame rules come with every response (api-kit/security-headers.ts).
     const headers = {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
-      'x-frame-options': 'DENY',
     };
     return c.body(exists ? hostedPageHtml : invalidPageHtml, exists ? 200 : 404, headers);
   });

@@ -2,18 +2,20 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { crc32, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
+import { AppError } from '../core/errors.js';
 
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.ts': 'text/plain; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-};
+// A Map: the extension comes from the request's path.
+const TYPES = new Map([
+  ['.js', 'text/javascript; charset=utf-8'],
+  ['.mjs', 'text/javascript; charset=utf-8'],
+  ['.ts', 'text/plain; charset=utf-8'],
+  ['.css', 'text/css; charset=utf-8'],
+  ['.html', 'text/html; charset=utf-8'],
+  ['.svg', 'image/svg+xml'],
+  ['.png', 'image/png'],
+  ['.json', 'application/json; charset=utf-8'],
+  ['.map', 'application/json; charset=utf-8'],
+]);
 
 interface Cached {
   mtimeMs: number;
@@ -40,16 +42,28 @@ async function prebuiltGzip(file: string, body: Buffer): Promise<Buffer | null> 
 }
 
 /**
+ * A URL path as a file path: percent-escapes decoded, or a 400 when they are malformed (`%`, `%E0%A4%A`, `%ff`),
+ * which `decodeURIComponent` would throw as a plain error.
+ */
+export function decodeUrlPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw new AppError('BAD_REQUEST', 'Malformed percent-encoding in the path');
+  }
+}
+
+/**
  * Serves files under `root` (public/) with their gzip computed once per file version (or the build's own, see
- * prebuiltGzip), so the drop-in script goes out compressed without compressing on every request. Paths that
- * escape `root` are 404.
+ * prebuiltGzip), so the drop-in script goes out compressed without compressing on every request. `urlPath` is the
+ * request's path below `root`, still percent-encoded. Paths that escape `root` are 404.
  */
 export function staticFiles(root: string, opts: { maxAge: number }) {
   const cache = new Map<string, Cached>();
-  return async (c: Context, relPath: string): Promise<Response | null> => {
-    const file = normalize(join(root, relPath));
+  return async (c: Context, urlPath: string): Promise<Response | null> => {
+    const file = normalize(join(root, decodeUrlPath(urlPath)));
     if (!file.startsWith(root + sep)) return null;
-    const type = TYPES[extname(file)];
+    const type = TYPES.get(extname(file));
     if (!type) return null;
     let info: Awaited<ReturnType<typeof stat>>;
     try {

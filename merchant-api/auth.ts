@@ -9,7 +9,8 @@ export type MerchantEnv = { Variables: { merchant: Merchant; requestId: string }
 
 /**
  * `X-API-Key: sk_...` (spec section 5). Public `dk_` keys are refused here: they are for the browser drop-in only.
- * Rate limited per key (and per client address before the key is even checked, so guessing is throttled too).
+ * Rate limited per client address before the key is checked (guessing is throttled too), then per merchant once
+ * the key proved valid: a limit keyed by whatever a client presents would let anyone drain a merchant's budget.
  */
 export function requireSecretKey(deps: ApiDeps, limiter: RateLimiter, clientAddress: (c: Parameters<MiddlewareHandler>[0]) => string): MiddlewareHandler<MerchantEnv> {
   return async (c, next) => {
@@ -19,9 +20,9 @@ export function requireSecretKey(deps: ApiDeps, limiter: RateLimiter, clientAddr
     if (key.startsWith('dk_')) {
       throw new AppError('UNAUTHORIZED', 'Public drop-in keys (dk_) only work on /api/dropin/v1; use your secret key (sk_) on /api/v1');
     }
-    limiter.take(`key:${key.slice(0, 16)}`);
     const found = await findMerchantByKey(deps.db, key, deps.caches.keys);
     if (found?.kind !== 'secret') throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key');
+    limiter.take(`merchant:${found.merchant.id}`);
     c.set('merchant', found.merchant);
     await next();
   };

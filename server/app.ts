@@ -1,16 +1,14 @@
-import { relative } from 'node:path';
 import { Hono } from 'hono';
-import { serveStatic } from '@hono/node-server/serve-static';
+import { sql } from 'kysely';
 import { clientAddress } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
-import { renderError } from '../api-kit/errors.js';
 import { json } from '../api-kit/envelope.js';
+import { renderError } from '../api-kit/errors.js';
+import { requestHeader } from '../api-kit/node-request.js';
+import { securityHeaders } from '../api-kit/security-headers.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { PUBLIC_DIR } from '../core/paths.js';
 import { createMerchantApi, type MerchantRoutes } from '../merchant-api/index.js';
-import { sql } from 'kysely';
-import { requestHeader } from '../api-kit/node-request.js';
 
 export interface AppOptions {
   /** Extra routes on /api/v1 (mounted behind merchant auth). */
@@ -27,18 +25,19 @@ function nextRequestId(): string {
   return `${requestIdPrefix}${requestCounter.toString(36)}`;
 }
 
-
 /**
  * Composition of the HTTP surface: every failure, from any layer, renders through one error handler in the spec's
  * envelope; unknown paths are 404 in the same envelope.
  */
 export function createApp(deps: ApiDeps, opts: AppOptions = {}): Hono {
   const app = new Hono();
+  const secure = securityHeaders(new URL(deps.settings.publicUrl).origin);
   app.use('*', async (c, next) => {
     const id = requestHeader(c, 'x-request-id')?.slice(0, 64) ?? nextRequestId();
     c.set('requestId' as never, id as never);
     // Set before the handler runs: a header added after the Response exists makes Hono rebuild it as a stream.
     c.header('x-request-id', id);
+    secure(c);
     await next();
   });
   const onError = renderError(deps.logger);
@@ -49,13 +48,6 @@ export function createApp(deps: ApiDeps, opts: AppOptions = {}): Hono {
     await sql`select 1`.execute(deps.db);
     return json(c, { success: true, message: 'OK', data: { status: 'ok', store: deps.dialect } });
   });
-
-  // Asset icons named by GET /currencies `icon_url`; immutable per file name, so browsers may cache them long.
-  app.use('/icons/*', async (c, next) => {
-    await next();
-    if (c.res.status === 200) c.header('cache-control', 'public, max-age=86400');
-  });
-  app.get('/icons/*', serveStatic({ root: relative(process.cwd(), PUBLIC_DIR) || '.' }));
 
   app.route('/api/v1', createMerchantApi(deps, clientAddress, opts.merchantRoutes));
   opts.mount?.(app);

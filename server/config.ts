@@ -18,6 +18,9 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_SECOND: intFrom(100),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   BODY_LIMIT_BYTES: intFrom(64 * 1024, 1024),
+  /** Milliseconds a client has to send a request's head, and its whole request (server/http-server.ts). */
+  HEADERS_TIMEOUT_MS: intFrom(10_000, 100),
+  REQUEST_TIMEOUT_MS: intFrom(30_000, 100),
   /** CoinGecko-compatible price API for live mode. */
   RATES_BASE_URL: z.url().default('https://api.coingecko.com/api/v3'),
   RATES_API_KEY: z.string().optional(),
@@ -25,7 +28,7 @@ export const configSchema = z.object({
   RATES_STALE_SECONDS: intFrom(600, 1),
   /** JSON object of per-asset minimums in USD, e.g. {"BTC":"5"}. */
   MIN_AMOUNTS_USD: z.string().optional(),
-  /** Seconds between expiry sweeps. */
+  /** Milliseconds between expiry sweeps. */
   EXPIRY_SWEEP_MS: intFrom(1000, 10),
   /** Webhook request budget (DESIGN.md: 10 s); leases outlive it by 5 s. */
   WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100),

@@ -1,7 +1,7 @@
-import { serve } from '@hono/node-server';
 import { createMerchant, listMerchants } from '../core/merchants/merchants.js';
 import { DEMO_MERCHANT_NAME, ensureDemoKey, rememberDemoKey } from '../dropin-api/demo.js';
 import { ConfigError, loadConfig } from './config.js';
+import { createHttpServer, listen, serveApp } from './http-server.js';
 import { buildService } from './service.js';
 
 /**
@@ -42,11 +42,15 @@ async function main(): Promise<void> {
   const demoKey = await ensureDemoKey(deps.db, deps.clock);
 
   service.start();
-  const server = serve({ fetch: service.app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
-    deps.logger.info('listening', { url: config.PUBLIC_URL, address: info.address, port: info.port, store: deps.dialect });
-    process.stdout.write(`Service listening on ${config.PUBLIC_URL} (store: ${deps.dialect})\n`);
-    if (demoKey) process.stdout.write(`Demo storefront (buy with "Simulate payment"): ${config.PUBLIC_URL}/demo/\n`);
+  const server = createHttpServer({
+    headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
   });
+  serveApp(server, service.app);
+  const port = await listen(server, config.PORT, config.HOST);
+  deps.logger.info('listening', { url: config.PUBLIC_URL, host: config.HOST, port, store: deps.dialect });
+  process.stdout.write(`Service listening on ${config.PUBLIC_URL} (store: ${deps.dialect})\n`);
+  if (demoKey) process.stdout.write(`Demo storefront (buy with "Simulate payment"): ${config.PUBLIC_URL}/demo/\n`);
 
   const shutdown = async () => {
     server.close();

@@ -29,7 +29,8 @@ function CancelLink({ state }: { state: CheckoutState }) {
 export function page(): void {
   const m = /^\/pay\/([a-z0-9_]+)$/.exec(location.pathname);
   const sig = new URLSearchParams(location.search).get('t');
-  if (!m?.[1] || !sig) {
+  // The token goes into API paths: only its own alphabet, so a crafted link cannot steer them (`../`).
+  if (!m?.[1] || !sig || !/^[\w-]+$/.test(sig)) {
     console.error(`${TAG} this page needs /pay/{payment_id}?t={token}`);
     return;
   }

@@ -1,11 +1,44 @@
 import type { EventEmitter } from 'node:events';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { ApiDeps } from '../../api-kit/deps.js';
+import { AppError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/money/decimal.js';
 import type { Payment } from '../../core/payments/payment.js';
-import type { DropinEnv } from '../context.js';
+import { checkoutId, type DropinEnv } from '../context.js';
 import { checkoutPaymentView, currentPayment } from '../views.js';
+
+/**
+ * Open streams at once per checkout (a customer's tabs) and per client address (an office behind one NAT address):
+ * each stream holds a connection and some memory, so a client opening hundreds must be told no (429).
+ */
+export const MAX_STREAMS_PER_CHECKOUT = 5;
+export const MAX_STREAMS_PER_ADDRESS = 50;
+
+/** Counts open streams per key; `open` refuses past a limit, the returned function gives the place back. */
+class StreamSlots {
+  private readonly open = new Map<string, number>();
+
+  take(slots: [key: string, max: number][]): () => void {
+    for (const [key, max] of slots) {
+      if ((this.open.get(key) ?? 0) >= max) {
+        throw new AppError(
+          'RATE_LIMITED',
+          `Too many open event streams (at most ${max}); close one, or poll GET /sessions/{token}`,
+          { retryAfter: 5 },
+        );
+      }
+    }
+    for (const [key] of slots) this.open.set(key, (this.open.get(key) ?? 0) + 1);
+    return () => {
+      for (const [key] of slots) {
+        const n = (this.open.get(key) ?? 1) - 1;
+        if (n <= 0) this.open.delete(key);
+        else this.open.set(key, n);
+      }
+    };
+  }
+}
 
 /** Keep-alive comment interval: proxies drop idle streams after about a minute. */
 const KEEPALIVE_MS = 15_000;
@@ -17,11 +50,24 @@ const CONFIRMING_POLL_MS = 1_000;
  * sent at once and on every change the service's `changes` emitter reports for this payment. The popup falls
  * back to polling GET /sessions/{token} when EventSource is missing or keeps failing.
  */
-export function eventsHandler(deps: ApiDeps, changes: EventEmitter) {
+export function eventsHandler(deps: ApiDeps, changes: EventEmitter, clientAddress: (c: Context) => string) {
+  const slots = new StreamSlots();
   return async (c: Context<DropinEnv>) => {
     const x = c.get('checkout');
     const first = await currentPayment(deps, x);
+    const release = slots.take([
+      [`checkout:${checkoutId(x)}`, MAX_STREAMS_PER_CHECKOUT],
+      [`ip:${clientAddress(c)}`, MAX_STREAMS_PER_ADDRESS],
+    ]);
     return streamSSE(c, async (stream) => {
+      try {
+        await follow(stream);
+      } finally {
+        release();
+      }
+    });
+
+    async function follow(stream: SSEStreamingApi): Promise<void> {
       if (!first) {
         await stream.writeSSE({ event: 'payment', data: 'null' });
         return;
@@ -67,6 +113,6 @@ export function eventsHandler(deps: ApiDeps, changes: EventEmitter) {
       } finally {
         changes.off('changed', onChanged);
       }
-    });
+    }
   };
 }

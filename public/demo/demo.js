@@ -1,8 +1,23 @@
 // The demo storefront. It may be opened from another origin: ?service=http://host:port names the service.
 (() => {
-  const service = (new URLSearchParams(location.search).get('service') || location.origin).replace(/\/+$/, '');
   const log = document.getElementById('log');
   const hint = document.getElementById('hint');
+  // Scripts are loaded from the service named here, so it must be an http(s) origin and nothing else: a data: or
+  // javascript: URL would run whatever it carries on this page's origin.
+  const serviceOrigin = (text) => {
+    if (!text) return location.origin;
+    try {
+      const u = new URL(text);
+      return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : null;
+    } catch {
+      return null;
+    }
+  };
+  const service = serviceOrigin(new URLSearchParams(location.search).get('service'));
+  if (!service) {
+    hint.textContent = '?service= must be the http(s) origin of the payment service, such as http://127.0.0.1:8787.';
+    return;
+  }
   const note = (text) => {
     const li = document.createElement('li');
     li.textContent = text; // never HTML: payment data is text

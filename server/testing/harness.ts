@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import type { Clock } from '../../core/clock.js';
 import { type CreatedMerchant, createMerchant } from '../../core/merchants/merchants.js';
 import { loadConfig } from '../config.js';
+import { createHttpServer, listen, serveApp } from '../http-server.js';
 import { buildService, type Service, type ServiceOverrides } from '../service.js';
 import { freshStoreUrl } from './store.js';
 
@@ -11,7 +10,10 @@ export interface TestService {
   service: Service;
   merchant: CreatedMerchant;
   /** Calls the real server over HTTP with the test merchant's secret key (override with headers). */
-  api(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; key?: string | null }): Promise<ApiResponse>;
+  api(
+    path: string,
+    init?: { method?: string; body?: unknown; headers?: Record<string, string>; key?: string | null },
+  ): Promise<ApiResponse>;
   close(): Promise<void>;
 }
 
@@ -28,18 +30,39 @@ export interface ApiResponse {
  * are started only when `start` is true, so tests that drive time by hand stay deterministic.
  */
 export async function startTestService(
-  opts: { env?: Record<string, string>; clock?: Clock; start?: boolean; overrides?: ServiceOverrides; mode?: 'test' | 'live'; webhookUrl?: string } = {},
+  opts: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    start?: boolean;
+    overrides?: ServiceOverrides;
+    mode?: 'test' | 'live';
+    webhookUrl?: string;
+  } = {},
 ): Promise<TestService> {
   const store = await freshStoreUrl();
-  const config = loadConfig({ DATABASE_URL: store.url, LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', PORT: '0', ...opts.env });
-  const service = await buildService(config, { ...opts.overrides, ...(opts.clock ? { clock: opts.clock } : {}) });
-  const server = serve({ fetch: service.app.fetch, hostname: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const port = (server.address() as AddressInfo).port;
+  // The server listens first, so the service is built knowing its own address (PUBLIC_URL), as in production.
+  const defaults = loadConfig({});
+  const server = createHttpServer({
+    headersTimeoutMs: Number(opts.env?.HEADERS_TIMEOUT_MS ?? defaults.HEADERS_TIMEOUT_MS),
+    requestTimeoutMs: Number(opts.env?.REQUEST_TIMEOUT_MS ?? defaults.REQUEST_TIMEOUT_MS),
+  });
+  const port = await listen(server, 0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
-  // PUBLIC_URL is only known once the port is: patch the settings the app reads it from.
-  if (!opts.env?.PUBLIC_URL) service.deps.settings.publicUrl = url;
-  const merchant = await createMerchant(service.deps.db, service.deps.clock, { name: 'Test shop', mode: opts.mode ?? 'test', webhookUrl: opts.webhookUrl ?? null });
+  const config = loadConfig({
+    DATABASE_URL: store.url,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_SECOND: '0',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    ...opts.env,
+  });
+  const service = await buildService(config, { ...opts.overrides, ...(opts.clock ? { clock: opts.clock } : {}) });
+  serveApp(server, service.app);
+  const merchant = await createMerchant(service.deps.db, service.deps.clock, {
+    name: 'Test shop',
+    mode: opts.mode ?? 'test',
+    webhookUrl: opts.webhookUrl ?? null,
+  });
   if (opts.start) service.start();
 
   const api: TestService['api'] = async (path, init = {}) => {
@@ -50,7 +73,11 @@ export async function startTestService(
       body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${url}${path}`, { method: init.method ?? (body ? 'POST' : 'GET'), headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(`${url}${path}`, {
+      method: init.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await res.text();
     let json: unknown;
     try {
