@@ -14,10 +14,20 @@ export function okText(data: unknown, message = 'OK'): string {
   return stringifyJson({ success: true, message, data });
 }
 
-export function json(c: Context, body: unknown, status: ContentfulStatusCode = 200, headers: Record<string, string> = {}): Response {
+export function json(
+  c: Context,
+  body: unknown,
+  status: ContentfulStatusCode = 200,
+  headers: Record<string, string> = {},
+): Response {
   return jsonText(c, stringifyJson(body), status, headers);
 }
 
-export function jsonText(c: Context, text: string, status: ContentfulStatusCode = 200, headers: Record<string, string> = {}): Response {
+export function jsonText(
+  c: Context,
+  text: string,
+  status: ContentfulStatusCode = 200,
+  headers: Record<string, string> = {},
+): Response {
   return c.body(text, status, { 'content-type': 'application/json; charset=utf-8', ...headers });
 }

@@ -1,10 +1,10 @@
 import type { Asset } from '../core/catalog/types.js';
 import { iso, isoOrNull } from '../core/clock.js';
 import { Decimal } from '../core/money/decimal.js';
-import { pageToken } from './page-token.js';
-import { actuallyPaidText, payAmountText, type Payment, paymentStateFields } from '../core/payments/payment.js';
-import { paymentUris } from '../core/qr/payment-uri.js';
+import { actuallyPaidText, type Payment, payAmountText, paymentStateFields } from '../core/payments/payment.js';
 import { qrSvgDataUrl } from '../core/qr/encode.js';
+import { paymentUris } from '../core/qr/payment-uri.js';
+import { pageToken } from './page-token.js';
 
 /**
  * Representations of a payment for the API (spec 2.3). One builder per shape; every amount is a `Decimal`

@@ -14,6 +14,9 @@ export function route<A extends Hono<any>>(app: A, path: string, handlers: Parti
   const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
   app.all(path, (c: Context) => {
     if (c.req.method === 'OPTIONS') return c.body(null, 204, { allow });
-    throw new AppError('METHOD_NOT_ALLOWED', `Method ${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}`);
+    throw new AppError(
+      'METHOD_NOT_ALLOWED',
+      `Method ${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}`,
+    );
   });
 }

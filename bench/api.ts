@@ -101,7 +101,13 @@ export async function benchApi(
     await target.stop();
     await store.dispose();
     const getRatio = Math.round(median(gets.map((g, i) => g.rps / (ceilings[i] as LoadFigures).rps)) * 1000) / 1000;
-    stores[kind] = { createPayment, getPayment: medianRound(gets), getCeiling: medianRound(ceilings), getRatio, peakRssMb };
+    stores[kind] = {
+      createPayment,
+      getPayment: medianRound(gets),
+      getCeiling: medianRound(ceilings),
+      getRatio,
+      peakRssMb,
+    };
   }
   await ceilingTarget.stop();
   return { ceiling, stores };

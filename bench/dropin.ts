@@ -2,12 +2,12 @@ import { execSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { type Browser, chromium, type Response } from '@playwright/test';
 import { build } from 'vite';
-import { gzipBest } from '../scripts/gzip-best.js';
-import { median } from './stats.js';
 import { chromiumLaunchOptions } from '../e2e/chromium.js';
 import { startShop } from '../e2e/shop-server.js';
+import { gzipBest } from '../scripts/gzip-best.js';
 import { startTestService } from '../server/testing/harness.js';
 import { signalsWithoutDomBindings } from '../vite.config.js';
+import { median } from './stats.js';
 
 const OUT = 'public/dropin/v1';
 const BROWSERS = ['chrome111', 'safari16.4', 'firefox115', 'edge111'];
@@ -69,7 +69,6 @@ const IN_PAGE_TIMINGS = `async function (k, n) {
   }
   return { open, api };
 }`;
-
 
 const gz = async (b: Buffer | string) => (await gzipBest(Buffer.from(b))).length;
 const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);

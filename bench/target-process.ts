@@ -16,7 +16,16 @@ export async function startTarget(script: string, env: Record<string, string>): 
   // Run the target as deployed (`npm start` runs an esbuild bundle under plain Node): no TypeScript loader thread
   // inflating its memory or CPU figures. The bundle sits one level below the root like dist/main.mjs.
   const bundle = `dist/${basename(script, '.ts')}.mjs`;
-  await build({ entryPoints: [script], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  await build({
+    entryPoints: [script],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
   const child = spawn(process.execPath, [bundle], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

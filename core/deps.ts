@@ -4,9 +4,9 @@ import type { Catalog } from './catalog/catalog.js';
 import type { ChainRegistry } from './chains/registry.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './log.js';
-import type { RateProvider } from './pricing/types.js';
 import type { KeyMatch } from './merchants/merchants.js';
 import type { Payment } from './payments/payment.js';
+import type { RateProvider } from './pricing/types.js';
 import type { ReadCache } from './store/read-cache.js';
 import type { Database } from './store/schema.js';
 

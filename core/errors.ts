@@ -36,7 +36,11 @@ export class AppError extends Error {
   /** Seconds after which a retry may succeed (429, 503). */
   readonly retryAfter: number | undefined;
 
-  constructor(code: ErrorCode, message: string, opts: { errors?: FieldErrors; retryAfter?: number; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { errors?: FieldErrors; retryAfter?: number; cause?: unknown } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'AppError';
     this.code = code;

@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
+import { requestHeader } from '../api-kit/node-request.js';
 import type { RateLimiter } from '../api-kit/rate-limit.js';
 import { AppError } from '../core/errors.js';
 import { findMerchantByKey, type Merchant } from '../core/merchants/merchants.js';
-import { requestHeader } from '../api-kit/node-request.js';
 
 export type MerchantEnv = { Variables: { merchant: Merchant; requestId: string } };
 
@@ -12,13 +12,20 @@ export type MerchantEnv = { Variables: { merchant: Merchant; requestId: string }
  * Rate limited per client address before the key is checked (guessing is throttled too), then per merchant once
  * the key proved valid: a limit keyed by whatever a client presents would let anyone drain a merchant's budget.
  */
-export function requireSecretKey(deps: ApiDeps, limiter: RateLimiter, clientAddress: (c: Parameters<MiddlewareHandler>[0]) => string): MiddlewareHandler<MerchantEnv> {
+export function requireSecretKey(
+  deps: ApiDeps,
+  limiter: RateLimiter,
+  clientAddress: (c: Parameters<MiddlewareHandler>[0]) => string,
+): MiddlewareHandler<MerchantEnv> {
   return async (c, next) => {
     limiter.take(`ip:${clientAddress(c)}`);
     const key = requestHeader(c, 'x-api-key')?.trim();
     if (!key) throw new AppError('UNAUTHORIZED', 'Missing API key: send your secret key in the X-API-Key header');
     if (key.startsWith('dk_')) {
-      throw new AppError('UNAUTHORIZED', 'Public drop-in keys (dk_) only work on /api/dropin/v1; use your secret key (sk_) on /api/v1');
+      throw new AppError(
+        'UNAUTHORIZED',
+        'Public drop-in keys (dk_) only work on /api/dropin/v1; use your secret key (sk_) on /api/v1',
+      );
     }
     const found = await findMerchantByKey(deps.db, key, deps.caches.keys);
     if (found?.kind !== 'secret') throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key');

@@ -9,14 +9,49 @@ afterAll(async () => {
   await t?.close();
 });
 
-const required = ['BTC', 'LTC', 'DOGE', 'ETH', 'USDTERC20', 'USDCERC20', 'BNBBSC', 'USDTBSC', 'POL', 'USDTMATIC', 'TRX', 'USDTTRC20', 'SOL', 'XRP'];
+const required = [
+  'BTC',
+  'LTC',
+  'DOGE',
+  'ETH',
+  'USDTERC20',
+  'USDCERC20',
+  'BNBBSC',
+  'USDTBSC',
+  'POL',
+  'USDTMATIC',
+  'TRX',
+  'USDTTRC20',
+  'SOL',
+  'XRP',
+];
 
 describe('GET /currencies', () => {
   it('lists every required asset with every field of spec 2.1', async () => {
     const r = await t.api('/api/v1/currencies');
     expect(r.status).toBe(200);
     const list = r.json.data as Record<string, unknown>[];
-    const fields = ['code_id', 'code', 'name', 'network', 'icon_url', 'logo_file', 'wallet_regex', 'priority', 'extra_id_exists', 'extra_id_regex', 'track', 'cg_id', 'is_maxlimit', 'smart_contract', 'network_precision', 'usd_rate', 'enabled', 'created_at', 'updated_at'];
+    const fields = [
+      'code_id',
+      'code',
+      'name',
+      'network',
+      'icon_url',
+      'logo_file',
+      'wallet_regex',
+      'priority',
+      'extra_id_exists',
+      'extra_id_regex',
+      'track',
+      'cg_id',
+      'is_maxlimit',
+      'smart_contract',
+      'network_precision',
+      'usd_rate',
+      'enabled',
+      'created_at',
+      'updated_at',
+    ];
     for (const code of required) {
       const c = list.find((x) => x.code === code);
       expect(c, code).toBeDefined();
@@ -28,7 +63,11 @@ describe('GET /currencies', () => {
     const xrp = list.find((x) => x.code === 'XRP');
     expect(xrp).toMatchObject({ extra_id_exists: true });
     expect(new RegExp(String(xrp?.extra_id_regex)).test('123456')).toBe(true);
-    expect(list.find((x) => x.code === 'USDTERC20')).toMatchObject({ smart_contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', network_precision: 6, network: 'eth' });
+    expect(list.find((x) => x.code === 'USDTERC20')).toMatchObject({
+      smart_contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+      network_precision: 6,
+      network: 'eth',
+    });
   });
 
   it('serves each icon at its icon_url', async () => {
@@ -63,7 +102,13 @@ describe('GET /minimum-amount and GET /estimate', () => {
     const r = await t.api('/api/v1/estimate?amount=100&currency=ETH');
     expect(r.status).toBe(200);
     expect(r.text).toContain('"estimated_amount":0.0333333333333334');
-    expect(r.json.data).toMatchObject({ amount: 100, currency_from: 'usd', currency_to: 'eth', rate: 3000, fee: 0.0002 });
+    expect(r.json.data).toMatchObject({
+      amount: 100,
+      currency_from: 'usd',
+      currency_to: 'eth',
+      rate: 3000,
+      fee: 0.0002,
+    });
     expect(r.json.data.raw).toMatchObject({ currency_from: 'usd', amount_from: 100, currency_to: 'eth' });
     const p = await t.api('/api/v1/payments', { body: { amount: 100, currency: 'eth', email: 'a@example.com' } });
     expect(p.json.data.pricing.pay_amount).toBe(r.json.data.estimated_amount);

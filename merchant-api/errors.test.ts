@@ -6,7 +6,10 @@ import { startTestService, type TestService } from '../server/testing/harness.js
 const logLines: string[] = [];
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService({ env: { BODY_LIMIT_BYTES: '2048' }, overrides: { logger: createLogger('info', (l) => logLines.push(l)) } });
+  t = await startTestService({
+    env: { BODY_LIMIT_BYTES: '2048' },
+    overrides: { logger: createLogger('info', (l) => logLines.push(l)) },
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -61,7 +64,10 @@ describe('request errors', () => {
     expect((await t.api('/api/v1/payments', { body: '[1,2]' })).status).toBe(400);
   });
   it('415 on a non-JSON POST', async () => {
-    const r = await t.api('/api/v1/payments', { body: 'amount=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await t.api('/api/v1/payments', {
+      body: 'amount=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(r.status).toBe(415);
     expectEnvelope(r);
   });

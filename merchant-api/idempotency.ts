@@ -48,15 +48,26 @@ export async function withIdempotency(
   }
   const requestHash = createHash('sha256').update(`${scope.route}\n${scope.rawBody}`).digest('hex');
   const claim: Claim = { merchantId: scope.merchantId, key: scope.key };
-  const existing = await db.selectFrom('idempotency_keys').selectAll().where('merchant_id', '=', claim.merchantId).where('key', '=', claim.key).executeTakeFirst();
+  const existing = await db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('merchant_id', '=', claim.merchantId)
+    .where('key', '=', claim.key)
+    .executeTakeFirst();
   if (existing && now - existing.created_at < IDEMPOTENCY_TTL_MS) {
     if (existing.request_hash !== requestHash || existing.route !== scope.route) {
       throw new AppError('VALIDATION_FAILED', 'Idempotency-Key was already used with a different request', {
-        errors: { 'Idempotency-Key': ['This key was already used with a different request body; use a new key for a new request'] },
+        errors: {
+          'Idempotency-Key': [
+            'This key was already used with a different request body; use a new key for a new request',
+          ],
+        },
       });
     }
-    if (existing.status_code !== 0) return { status: existing.status_code, body: existing.response_body, replayed: true };
-    if (now - existing.created_at < ABANDONED_CLAIM_MS || existing.payment_id === null) throw new AppError('CONFLICT', IN_PROGRESS);
+    if (existing.status_code !== 0)
+      return { status: existing.status_code, body: existing.response_body, replayed: true };
+    if (now - existing.created_at < ABANDONED_CLAIM_MS || existing.payment_id === null)
+      throw new AppError('CONFLICT', IN_PROGRESS);
     return resumeAbandoned(db, now, claim, existing.created_at, existing.payment_id, work);
   }
   if (existing) await release(db, claim);
@@ -64,7 +75,16 @@ export async function withIdempotency(
   try {
     await db
       .insertInto('idempotency_keys')
-      .values({ merchant_id: scope.merchantId, key: scope.key, route: scope.route, request_hash: requestHash, status_code: 0, response_body: '', created_at: now, payment_id: paymentId })
+      .values({
+        merchant_id: scope.merchantId,
+        key: scope.key,
+        route: scope.route,
+        request_hash: requestHash,
+        status_code: 0,
+        response_body: '',
+        created_at: now,
+        payment_id: paymentId,
+      })
       .execute();
   } catch {
     throw new AppError('CONFLICT', IN_PROGRESS);
@@ -104,7 +124,11 @@ interface Claim {
 }
 
 /** Runs the claimed work: its response is stored for replays, a failure releases the key. */
-async function runClaimed(db: Kysely<Database>, claim: Claim, run: () => Promise<StoredResponse>): Promise<StoredResponse> {
+async function runClaimed(
+  db: Kysely<Database>,
+  claim: Claim,
+  run: () => Promise<StoredResponse>,
+): Promise<StoredResponse> {
   try {
     const res = await run();
     await storeResponse(db, claim, res);
@@ -116,14 +140,26 @@ async function runClaimed(db: Kysely<Database>, claim: Claim, run: () => Promise
 }
 
 async function storeResponse(db: Kysely<Database>, claim: Claim, res: StoredResponse): Promise<void> {
-  await db.updateTable('idempotency_keys').set({ status_code: res.status, response_body: res.body }).where('merchant_id', '=', claim.merchantId).where('key', '=', claim.key).execute();
+  await db
+    .updateTable('idempotency_keys')
+    .set({ status_code: res.status, response_body: res.body })
+    .where('merchant_id', '=', claim.merchantId)
+    .where('key', '=', claim.key)
+    .execute();
 }
 
 async function release(db: Kysely<Database>, claim: Claim): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('merchant_id', '=', claim.merchantId).where('key', '=', claim.key).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('merchant_id', '=', claim.merchantId)
+    .where('key', '=', claim.key)
+    .execute();
 }
 
 /** Forgets keys older than the TTL; run periodically by the service. */
 export async function purgeIdempotencyKeys(db: Kysely<Database>, now: number): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('created_at', '<', now - IDEMPOTENCY_TTL_MS).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', now - IDEMPOTENCY_TTL_MS)
+    .execute();
 }

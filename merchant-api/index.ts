@@ -13,7 +13,11 @@ import { sandboxBlocksHandler, sandboxTransferHandler } from './routes/sandbox.j
 export type MerchantRoutes = (app: Hono<MerchantEnv>) => void;
 
 /** The merchant API under /api/v1 (spec section 4), secret `sk_` keys only. */
-export function createMerchantApi(deps: ApiDeps, clientAddress: (c: Context) => string, extra: MerchantRoutes[] = []): Hono<MerchantEnv> {
+export function createMerchantApi(
+  deps: ApiDeps,
+  clientAddress: (c: Context) => string,
+  extra: MerchantRoutes[] = [],
+): Hono<MerchantEnv> {
   const app = new Hono<MerchantEnv>();
   const limiter = new RateLimiter(deps.limits.ratePerSecond, () => deps.clock.now());
   app.use('*', requireSecretKey(deps, limiter, clientAddress));

@@ -11,7 +11,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-const order = { amount: 100, currency: 'btc', email: 'ann@example.com', name: 'Ann', order_id: 'A-1', order_description: 'Two mugs', success_url: 'https://shop.example.com/ok', cancel_url: 'https://shop.example.com/cancel' };
+const order = {
+  amount: 100,
+  currency: 'btc',
+  email: 'ann@example.com',
+  name: 'Ann',
+  order_id: 'A-1',
+  order_description: 'Two mugs',
+  success_url: 'https://shop.example.com/ok',
+  cancel_url: 'https://shop.example.com/cancel',
+};
 
 async function paymentCount(): Promise<number> {
   const r = await t.api('/api/v1/payments?limit=500');
@@ -25,18 +34,49 @@ describe('POST /payments: happy path', () => {
     expect(r.json.success).toBe(true);
     expect(r.json.message).toMatch(/created/i);
     const d = r.json.data;
-    expect(Object.keys(d).sort()).toEqual(['blockchain', 'customer', 'integration_recommendations', 'merchant_reference', 'payment', 'pricing', 'qr']);
-    expect(d.payment).toMatchObject({ payment_status: 'waiting', success_url: order.success_url, cancel_url: order.cancel_url, confirmed_at: null });
-    for (const k of ['payment_id', 'invoice_id', 'purchase_id', 'created_at', 'expires_at', 'valid_until']) expect(typeof d.payment[k]).toBe('string');
-    expect(d.payment.hosted_payment_url).toMatch(new RegExp(`^https://pay\\.example\\.com/pay/${d.payment.payment_id}\\?t=[A-Za-z0-9_-]{32}$`));
+    expect(Object.keys(d).sort()).toEqual([
+      'blockchain',
+      'customer',
+      'integration_recommendations',
+      'merchant_reference',
+      'payment',
+      'pricing',
+      'qr',
+    ]);
+    expect(d.payment).toMatchObject({
+      payment_status: 'waiting',
+      success_url: order.success_url,
+      cancel_url: order.cancel_url,
+      confirmed_at: null,
+    });
+    for (const k of ['payment_id', 'invoice_id', 'purchase_id', 'created_at', 'expires_at', 'valid_until'])
+      expect(typeof d.payment[k]).toBe('string');
+    expect(d.payment.hosted_payment_url).toMatch(
+      new RegExp(`^https://pay\\.example\\.com/pay/${d.payment.payment_id}\\?t=[A-Za-z0-9_-]{32}$`),
+    );
     expect(d.payment.status_url).toBe(`https://pay.example.com/api/v1/payments/${d.payment.payment_id}`);
     expect(Date.parse(d.payment.expires_at) - Date.parse(d.payment.created_at)).toBe(1200 * 1000);
     expect(Date.parse(d.payment.valid_until) - Date.parse(d.payment.expires_at)).toBe(900 * 1000);
     expect(d.customer).toEqual({ name: 'Ann', email: 'ann@example.com' });
     // 100 USD at the shipped test rate of 65000 USD/BTC, rounded UP to 8 decimals: 0.00153846153... -> 0.00153847.
-    expect(d.pricing).toEqual({ price_amount: 100, price_currency: 'USD', pay_amount: 0.00153847, pay_currency: 'BTC', actually_paid: null, is_fixed_rate: false, is_fee_paid_by_user: false });
+    expect(d.pricing).toEqual({
+      price_amount: 100,
+      price_currency: 'USD',
+      pay_amount: 0.00153847,
+      pay_currency: 'BTC',
+      actually_paid: null,
+      is_fixed_rate: false,
+      is_fee_paid_by_user: false,
+    });
     expect(r.text).toContain('"pay_amount":0.00153847');
-    expect(d.blockchain).toMatchObject({ pay_amount: 0.00153847, pay_currency: 'BTC', network: 'btc', extra_id: null, smart_contract: null, network_precision: 8 });
+    expect(d.blockchain).toMatchObject({
+      pay_amount: 0.00153847,
+      pay_currency: 'BTC',
+      network: 'btc',
+      extra_id: null,
+      smart_contract: null,
+      network_precision: 8,
+    });
     expect(d.merchant_reference).toEqual({ order_id: 'A-1', order_description: 'Two mugs' });
     expect(d.integration_recommendations.length).toBeGreaterThanOrEqual(5);
   });
@@ -91,13 +131,36 @@ describe('POST /payments: happy path', () => {
     const r = await t.api('/api/v1/payment-links', { body: { ...order, is_fixed_rate: true } });
     expect(r.status).toBe(201);
     const d = r.json.data;
-    expect(Object.keys(d).sort()).toEqual(['additional_info', 'blockchain', 'customer', 'payment', 'pricing', 'timing']);
-    expect(d.payment).toMatchObject({ payment_status: 'waiting', payer_name: 'Ann', payer_email: 'ann@example.com', type: 'payment_link' });
-    expect(d.payment.hosted_payment_url).toMatch(new RegExp(`^https://pay\\.example\\.com/pay/${d.payment.payment_id}\\?t=[A-Za-z0-9_-]{32}$`));
-    expect(d.pricing).toMatchObject({ price_amount: 100, pay_amount: 0.00153847, amount_received: 0, is_fixed_rate: true });
+    expect(Object.keys(d).sort()).toEqual([
+      'additional_info',
+      'blockchain',
+      'customer',
+      'payment',
+      'pricing',
+      'timing',
+    ]);
+    expect(d.payment).toMatchObject({
+      payment_status: 'waiting',
+      payer_name: 'Ann',
+      payer_email: 'ann@example.com',
+      type: 'payment_link',
+    });
+    expect(d.payment.hosted_payment_url).toMatch(
+      new RegExp(`^https://pay\\.example\\.com/pay/${d.payment.payment_id}\\?t=[A-Za-z0-9_-]{32}$`),
+    );
+    expect(d.pricing).toMatchObject({
+      price_amount: 100,
+      pay_amount: 0.00153847,
+      amount_received: 0,
+      is_fixed_rate: true,
+    });
     expect(d.blockchain).toMatchObject({ network: 'btc', burning_percent: null, network_precision: 8 });
     expect(d.timing.time_limit).toBe(1200);
-    expect(d.additional_info).toMatchObject({ order_id: 'A-1', customer_email: 'ann@example.com', success_url: order.success_url });
+    expect(d.additional_info).toMatchObject({
+      order_id: 'A-1',
+      customer_email: 'ann@example.com',
+      success_url: order.success_url,
+    });
     const status = await t.api(`/api/v1/payments/${d.payment.payment_id}`);
     expect(status.json.data.payment_status).toBe('waiting');
   });
@@ -106,7 +169,9 @@ describe('POST /payments: happy path', () => {
 describe('POST /payments under concurrency', () => {
   it('stores every one of 60 concurrent payments, each with its own id and address', async () => {
     const before = await paymentCount();
-    const rs = await Promise.all(Array.from({ length: 60 }, (_, i) => t.api('/api/v1/payments', { body: { ...order, order_id: `c-${i}` } })));
+    const rs = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => t.api('/api/v1/payments', { body: { ...order, order_id: `c-${i}` } })),
+    );
     expect(rs.every((r) => r.status === 201)).toBe(true);
     const ids = new Set(rs.map((r) => r.json.data.payment.payment_id));
     const addresses = new Set(rs.map((r) => r.json.data.blockchain.pay_address));
@@ -176,7 +241,11 @@ describe('Idempotency-Key', () => {
   it('forgets a key after 24 hours', async () => {
     const headers = { 'idempotency-key': 'order-44' };
     const a = await t.api('/api/v1/payments', { body: order, headers });
-    await t.service.deps.db.updateTable('idempotency_keys').set({ created_at: Date.now() - 24 * 3600 * 1000 - 1 }).where('key', '=', 'order-44').execute();
+    await t.service.deps.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: Date.now() - 24 * 3600 * 1000 - 1 })
+      .where('key', '=', 'order-44')
+      .execute();
     const b = await t.api('/api/v1/payments', { body: order, headers });
     expect(b.status).toBe(201);
     expect(b.json.data.payment.payment_id).not.toBe(a.json.data.payment.payment_id);
@@ -190,12 +259,25 @@ describe('Idempotency-Key', () => {
     const claimed = first.json.data.payment.payment_id as string;
     await t.service.deps.db
       .updateTable('idempotency_keys')
-      .set({ status_code: 0, response_body: '', created_at: t.service.deps.clock.now() - ageMs, payment_id: paymentId ?? claimed })
+      .set({
+        status_code: 0,
+        response_body: '',
+        created_at: t.service.deps.clock.now() - ageMs,
+        payment_id: paymentId ?? claimed,
+      })
       .where('key', '=', key)
       .execute();
     return claimed;
   }
-  const countPayments = async () => Number((await t.service.deps.db.selectFrom('payments').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const countPayments = async () =>
+    Number(
+      (
+        await t.service.deps.db
+          .selectFrom('payments')
+          .select((e) => e.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('answers for a payment whose request died after creating it, without a second payment', async () => {
     const claimed = await abandonedClaim('order-46', 61_000);
@@ -207,7 +289,9 @@ describe('Idempotency-Key', () => {
     expect(retry.json.data.qr.amount_payload).toBeDefined();
     expect(await countPayments()).toBe(before);
     // Resolved for good: the next retry is a plain replay.
-    expect((await t.api('/api/v1/payments', { body: order, headers: { 'idempotency-key': 'order-46' } })).text).toBe(retry.text);
+    expect((await t.api('/api/v1/payments', { body: order, headers: { 'idempotency-key': 'order-46' } })).text).toBe(
+      retry.text,
+    );
   });
 
   it('creates the payment a dead request never created, under the id it had claimed', async () => {
@@ -243,7 +327,17 @@ describe('reading payments', () => {
     const id = created.payment.payment_id;
     const r = await t.api(`/api/v1/payments/${id}`);
     expect(r.status).toBe(200);
-    expect(r.json.data).toMatchObject({ payment_id: id, invoice_id: created.payment.invoice_id, payment_status: 'waiting', price_amount: 100, price_currency: 'USD', pay_amount: 0.00153847, pay_currency: 'BTC', actually_paid: 0, confirmed_at: null });
+    expect(r.json.data).toMatchObject({
+      payment_id: id,
+      invoice_id: created.payment.invoice_id,
+      payment_status: 'waiting',
+      price_amount: 100,
+      price_currency: 'USD',
+      pay_amount: 0.00153847,
+      pay_currency: 'BTC',
+      actually_paid: 0,
+      confirmed_at: null,
+    });
     const other = await createMerchant(t.service.deps.db, t.service.deps.clock, { name: 'Other', mode: 'test' });
     const foreign = await t.api(`/api/v1/payments/${id}`, { key: other.secret_key });
     const missing = await t.api('/api/v1/payments/pay_doesnotexist', { key: other.secret_key });
@@ -255,11 +349,15 @@ describe('reading payments', () => {
   it('GET /payments pages with a cursor and filters by status and time', async () => {
     const m = await createMerchant(t.service.deps.db, t.service.deps.clock, { name: 'Pager', mode: 'test' });
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await t.api('/api/v1/payments', { body: order, key: m.secret_key })).json.data.payment.payment_id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await t.api('/api/v1/payments', { body: order, key: m.secret_key })).json.data.payment.payment_id);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const r: Awaited<ReturnType<TestService['api']>> = await t.api(`/api/v1/payments?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key: m.secret_key });
+      const r: Awaited<ReturnType<TestService['api']>> = await t.api(
+        `/api/v1/payments?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        { key: m.secret_key },
+      );
       expect(r.status).toBe(200);
       seen.push(...r.json.data.payments.map((p: { payment_id: string }) => p.payment_id));
       cursor = r.json.data.next_cursor;
@@ -267,7 +365,10 @@ describe('reading payments', () => {
     expect(seen.sort()).toEqual([...ids].sort());
     const none = await t.api('/api/v1/payments?status=finished', { key: m.secret_key });
     expect(none.json.data.payments).toEqual([]);
-    const future = await t.api(`/api/v1/payments?created_from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { key: m.secret_key });
+    const future = await t.api(
+      `/api/v1/payments?created_from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+      { key: m.secret_key },
+    );
     expect(future.json.data.payments).toEqual([]);
     const bad = await t.api('/api/v1/payments?status=paid', { key: m.secret_key });
     expect(bad.status).toBe(422);

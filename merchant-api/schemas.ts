@@ -18,7 +18,12 @@ export const usdAmountSchema = z
   .finite()
   .positive('Must be greater than 0');
 
-export const currencyCodeSchema = z.string({ error: 'Must be a string (asset ticker)' }).trim().min(1, 'Required').max(20).regex(/^[A-Za-z0-9]+$/, 'Must be an asset ticker such as btc or USDTERC20');
+export const currencyCodeSchema = z
+  .string({ error: 'Must be a string (asset ticker)' })
+  .trim()
+  .min(1, 'Required')
+  .max(20)
+  .regex(/^[A-Za-z0-9]+$/, 'Must be an asset ticker such as btc or USDTERC20');
 
 export const emailSchema = z.email({ error: 'Must be a valid e-mail address' }).max(254);
 

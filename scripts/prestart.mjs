@@ -27,7 +27,9 @@ if (stale(widgetOut, ['widget', 'vite.config.ts'])) {
   console.log('Building the drop-in checkout...');
   execSync('npx vite build', { stdio: 'inherit' });
 }
-if (stale(['dist/main.mjs'], ['server', 'core', 'api-kit', 'merchant-api', 'dropin-api', 'index.ts', 'package-lock.json'])) {
+if (
+  stale(['dist/main.mjs'], ['server', 'core', 'api-kit', 'merchant-api', 'dropin-api', 'index.ts', 'package-lock.json'])
+) {
   console.log('Building the server...');
   await buildServer();
 }

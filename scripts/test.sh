@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 
 echo "== type check"
 npx tsc --noEmit -p .
-echo "== lint"
-npx biome lint .
+echo "== format, imports and lint (biome check)"
+npx biome check .
 echo "== unit and integration suites (vitest)"
 npx vitest run
 if [ -d e2e ] && ls e2e/*.spec.ts >/dev/null 2>&1; then

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshStoreUrl } from './testing/store.js';
 import { startTestService, type TestService } from './testing/harness.js';
+import { freshStoreUrl } from './testing/store.js';
 
 const run = promisify(execFile);
 let store: { url: string; dispose: () => Promise<void> };
@@ -10,7 +10,9 @@ let store: { url: string; dispose: () => Promise<void> };
 /** Runs the real CLI as a merchant's operator would, in its own process. */
 async function admin(args: string[], env: Record<string, string> = {}) {
   try {
-    const r = await run('npx', ['tsx', 'server/admin-cli.ts', ...args], { env: { ...process.env, DATABASE_URL: store.url, ...env } });
+    const r = await run('npx', ['tsx', 'server/admin-cli.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: store.url, ...env },
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -32,17 +34,39 @@ describe('admin CLI', () => {
   });
 
   it('creates a merchant on a fresh store and prints the DESIGN.md JSON; keys work once, as hashes', async () => {
-    const r = await admin(['merchant', 'create', '--name', 'Shop', '--mode', 'test', '--webhook-url', 'http://127.0.0.1:9/hook', '--allowed-origin', 'https://shop.example', '--json']);
+    const r = await admin([
+      'merchant',
+      'create',
+      '--name',
+      'Shop',
+      '--mode',
+      'test',
+      '--webhook-url',
+      'http://127.0.0.1:9/hook',
+      '--allowed-origin',
+      'https://shop.example',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const created = JSON.parse(r.stdout);
-    expect(Object.keys(created).sort()).toEqual(['merchant_id', 'mode', 'public_key', 'secret_key', 'sub_partner_id', 'webhook_secret']);
+    expect(Object.keys(created).sort()).toEqual([
+      'merchant_id',
+      'mode',
+      'public_key',
+      'secret_key',
+      'sub_partner_id',
+      'webhook_secret',
+    ]);
     expect(created.secret_key).toMatch(/^sk_test_/);
     expect(created.public_key).toMatch(/^dk_test_/);
     expect(created.mode).toBe('test');
 
     const list = await admin(['merchant', 'list', '--json']);
     expect(list.stdout).not.toContain(created.secret_key);
-    expect(JSON.parse(list.stdout)[0]).toMatchObject({ merchant_id: created.merchant_id, allowed_origins: ['https://shop.example'] });
+    expect(JSON.parse(list.stdout)[0]).toMatchObject({
+      merchant_id: created.merchant_id,
+      allowed_origins: ['https://shop.example'],
+    });
 
     const keys = JSON.parse((await admin(['key', 'list', '--merchant', created.merchant_id, '--json'])).stdout);
     expect(keys).toHaveLength(2);
@@ -51,7 +75,9 @@ describe('admin CLI', () => {
     // Rotation in one process takes effect in another at once.
     const { DATABASE_URL: _, ...env } = process.env;
     void env;
-    const rotated = JSON.parse((await admin(['key', 'rotate', '--merchant', created.merchant_id, '--kind', 'secret', '--json'])).stdout);
+    const rotated = JSON.parse(
+      (await admin(['key', 'rotate', '--merchant', created.merchant_id, '--kind', 'secret', '--json'])).stdout,
+    );
     expect(rotated.key).toMatch(/^sk_test_/);
     const deact = await admin(['key', 'deactivate', '--key', rotated.key]);
     expect(deact.code).toBe(0);
@@ -73,7 +99,9 @@ describe('admin CLI', () => {
     const key = t.merchant.secret_key;
     expect((await t.api('/api/v1/currencies')).status).toBe(200);
     const url = t.service.config.DATABASE_URL;
-    const r = await run('npx', ['tsx', 'server/admin-cli.ts', 'key', 'deactivate', '--key', key], { env: { ...process.env, DATABASE_URL: url } });
+    const r = await run('npx', ['tsx', 'server/admin-cli.ts', 'key', 'deactivate', '--key', key], {
+      env: { ...process.env, DATABASE_URL: url },
+    });
     expect(r.stdout).toMatch(/deactivated/);
     expect((await t.api('/api/v1/currencies')).status).toBe(401);
   }, 60_000);

@@ -11,14 +11,22 @@ import { ConfigError, loadConfig } from './config.js';
 export const commands: Command[] = [...merchantCommands, ...paymentCommands, ...xpubCommands, ...webhookCommands];
 
 function overview(): string {
-  return ['Usage: npm run -s admin -- <command> [options]   (--help on any command)', '', 'Commands:', ...commands.map((c) => `  ${c.name.padEnd(22)} ${c.summary}`)].join('\n');
+  return [
+    'Usage: npm run -s admin -- <command> [options]   (--help on any command)',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(22)} ${c.summary}`),
+  ].join('\n');
 }
 
 /**
  * The admin CLI works on the store named by DATABASE_URL, creating and migrating it when needed, so it works
  * before the first `npm start`. Exit codes: 0 done, 2 usage error, 1 failure.
  */
-export async function runCli(argv: string[], out: (l: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+export async function runCli(
+  argv: string[],
+  out: (l: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<number> {
   const words = argv.filter((a) => !a.startsWith('-'));
   const cmd = commands.find((c) => {
     const parts = c.name.split(' ');

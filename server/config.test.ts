@@ -4,7 +4,15 @@ import { ConfigError, loadConfig } from './config.js';
 describe('configuration', () => {
   it('has working defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ HOST: '127.0.0.1', PORT: 8787, DATABASE_URL: 'sqlite:data/service.sqlite', PUBLIC_URL: 'http://127.0.0.1:8787', PAYMENT_TTL_SECONDS: 1200, PAYMENT_GRACE_SECONDS: 900, RATE_LIMIT_PER_SECOND: 100 });
+    expect(c).toMatchObject({
+      HOST: '127.0.0.1',
+      PORT: 8787,
+      DATABASE_URL: 'sqlite:data/service.sqlite',
+      PUBLIC_URL: 'http://127.0.0.1:8787',
+      PAYMENT_TTL_SECONDS: 1200,
+      PAYMENT_GRACE_SECONDS: 900,
+      RATE_LIMIT_PER_SECOND: 100,
+    });
   });
   it('names the bad variable in one line', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);

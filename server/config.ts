@@ -55,21 +55,29 @@ export interface Config extends Omit<RawConfig, 'PUBLIC_URL' | 'MIN_AMOUNTS_USD'
  * Parses the environment once. A bad value throws one line naming the variable, which main prints before exiting.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const picked = Object.fromEntries(Object.keys(configSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
+  const picked = Object.fromEntries(
+    Object.keys(configSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]),
+  );
   const parsed = configSchema.safeParse(picked);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(`Invalid configuration: ${name}: ${issue?.message ?? 'invalid'} (got "${String(picked[name] ?? '')}")`);
+    throw new ConfigError(
+      `Invalid configuration: ${name}: ${issue?.message ?? 'invalid'} (got "${String(picked[name] ?? '')}")`,
+    );
   }
   const c = parsed.data;
   let minAmounts: Record<string, string> = {};
   if (c.MIN_AMOUNTS_USD) {
     const m = z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/)).safeParse(safeJson(c.MIN_AMOUNTS_USD));
-    if (!m.success) throw new ConfigError('Invalid configuration: MIN_AMOUNTS_USD: must be a JSON object like {"BTC":"5"}');
+    if (!m.success)
+      throw new ConfigError('Invalid configuration: MIN_AMOUNTS_USD: must be a JSON object like {"BTC":"5"}');
     minAmounts = Object.fromEntries(Object.entries(m.data).map(([k, v]) => [k.toUpperCase(), v]));
   }
-  const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/+$/, '');
+  const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(
+    /\/+$/,
+    '',
+  );
   let evmNetworks: EvmNetworkConfig[] = [];
   if (c.CHAINS_CONFIG) {
     try {

@@ -19,7 +19,10 @@ describe.skipIf(!pgUrl)('PostgreSQL connection loss', () => {
     const dbName = new URL(t.service.config.DATABASE_URL).pathname.slice(1);
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
-    const killed = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName]);
+    const killed = await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [dbName],
+    );
     await admin.end();
     expect(killed.rowCount).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 200)); // let the pool see the terminations

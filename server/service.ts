@@ -21,13 +21,13 @@ import { createCoinGeckoRates } from '../core/pricing/coingecko.js';
 import { createFixedRates } from '../core/pricing/fixed-rates.js';
 import { migrate, openStore, type Store } from '../core/store/db.js';
 import { ReadCache } from '../core/store/read-cache.js';
-import { purgeIdempotencyKeys } from '../merchant-api/idempotency.js';
-import { webhookDeliveryRoutes } from '../merchant-api/routes/webhook-deliveries.js';
 import type { Resolver } from '../core/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../core/webhooks/dispatcher.js';
 import { WebhookTransport } from '../core/webhooks/transport.js';
 import { mountDropin } from '../dropin-api/mount.js';
 import { loadPageSecret } from '../dropin-api/settings.js';
+import { purgeIdempotencyKeys } from '../merchant-api/idempotency.js';
+import { webhookDeliveryRoutes } from '../merchant-api/routes/webhook-deliveries.js';
 import { type AppOptions, createApp } from './app.js';
 import type { Config } from './config.js';
 
@@ -66,12 +66,18 @@ export interface Service {
 export async function buildService(config: Config, o: ServiceOverrides = {}): Promise<Service> {
   const clock = o.clock ?? systemClock;
   const logger = o.logger ?? createLogger(config.LOG_LEVEL);
-  const store = openStore(config.DATABASE_URL, { onPoolError: (e) => logger.warn('database connection lost; reconnecting on next query', { error: e.message }) });
+  const store = openStore(config.DATABASE_URL, {
+    onPoolError: (e) => logger.warn('database connection lost; reconnecting on next query', { error: e.message }),
+  });
   await migrate(store);
   // Read caches trust nothing until other processes' writes are seen (PostgreSQL: a LISTEN connection).
-  await store.watchOtherProcesses((e) => logger.warn('store change listener lost; read caches off until it reconnects', { error: e.message }));
+  await store.watchOtherProcesses((e) =>
+    logger.warn('store change listener lost; read caches off until it reconnects', { error: e.message }),
+  );
   // Configured live networks bring their own chain ids and token contracts (a testnet, a local node).
-  const catalog = createCatalog(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), { minUsd: config.MIN_AMOUNTS_USD });
+  const catalog = createCatalog(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), {
+    minUsd: config.MIN_AMOUNTS_USD,
+  });
   const chains = new ChainRegistry(store.db);
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
@@ -84,15 +90,23 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   for (const n of networks) {
     const source = new SandboxChain(store.db, n);
     chains.add(source);
-    watchers.set(source.key, new ChainWatcher({ db: store.db, clock, logger, chains, onChanged: notifyChanged }, source));
+    watchers.set(
+      source.key,
+      new ChainWatcher({ db: store.db, clock, logger, chains, onChanged: notifyChanged }, source),
+    );
   }
   // The stored checkpoint tells a restarted watcher how far the chain had got, so a lagging node is waited for.
-  const evmChains = config.EVM_NETWORKS.map((n) => new EvmChain(n, { checkpointHeight: () => chains.headOf(`live:${n.network}`) }));
+  const evmChains = config.EVM_NETWORKS.map(
+    (n) => new EvmChain(n, { checkpointHeight: () => chains.headOf(`live:${n.network}`) }),
+  );
   for (const source of evmChains) {
     chains.add(source);
     // Not payable until the first health check has reached the node.
     chains.setReachable(source.key, false);
-    watchers.set(source.key, new ChainWatcher({ db: store.db, clock, logger, chains, onChanged: notifyChanged }, source));
+    watchers.set(
+      source.key,
+      new ChainWatcher({ db: store.db, clock, logger, chains, onChanged: notifyChanged }, source),
+    );
   }
 
   const liveRates = createCoinGeckoRates({
@@ -119,7 +133,12 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       keys: new ReadCache(store.changes, ['api_keys', 'merchants'], KEY_CACHE_ENTRIES),
       payments: new ReadCache(store.changes, ['payments'], PAYMENT_CACHE_ENTRIES),
     },
-    settings: { publicUrl: config.PUBLIC_URL, ttlSeconds: config.PAYMENT_TTL_SECONDS, graceSeconds: config.PAYMENT_GRACE_SECONDS, pageSecret: await loadPageSecret(store.db) },
+    settings: {
+      publicUrl: config.PUBLIC_URL,
+      ttlSeconds: config.PAYMENT_TTL_SECONDS,
+      graceSeconds: config.PAYMENT_GRACE_SECONDS,
+      pageSecret: await loadPageSecret(store.db),
+    },
     limits: { bodyBytes: config.BODY_LIMIT_BYTES, ratePerSecond: config.RATE_LIMIT_PER_SECOND },
     syncChain: async (key) => {
       await watchers.get(key)?.sync();
@@ -127,7 +146,10 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     notifyChanged,
   };
 
-  const webhookTransport = new WebhookTransport({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, ...(o.webhookResolver ? { resolver: o.webhookResolver } : {}) });
+  const webhookTransport = new WebhookTransport({
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    ...(o.webhookResolver ? { resolver: o.webhookResolver } : {}),
+  });
   const webhooks = new WebhookDispatcher({ db: store.db, dialect: store.dialect, clock, logger }, webhookTransport, {
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     pollMs: config.WEBHOOK_POLL_MS,
@@ -166,7 +188,8 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
         stops.push(() => w.stop());
       }
       stops.push(startExpirySweeper(deps, config.EXPIRY_SWEEP_MS, notifyChanged));
-      if (evmChains.length > 0) stops.push(startHealthChecks(chains, evmChains, logger, { intervalMs: config.CHAIN_HEALTH_MS }));
+      if (evmChains.length > 0)
+        stops.push(startHealthChecks(chains, evmChains, logger, { intervalMs: config.CHAIN_HEALTH_MS }));
       const hasLive = chains.all().some((s) => s.mode === 'live');
       if (hasLive) {
         liveRates.start();
@@ -188,9 +211,14 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
         t.unref();
         stops.push(() => clearInterval(t));
       }
-      const housekeeping = setInterval(() => {
-        purgeIdempotencyKeys(store.db, clock.now()).catch((e) => logger.warn('idempotency purge failed', { error: toError(e).message }));
-      }, 60 * 60 * 1000);
+      const housekeeping = setInterval(
+        () => {
+          purgeIdempotencyKeys(store.db, clock.now()).catch((e) =>
+            logger.warn('idempotency purge failed', { error: toError(e).message }),
+          );
+        },
+        60 * 60 * 1000,
+      );
       housekeeping.unref();
       stops.push(() => clearInterval(housekeeping));
     },

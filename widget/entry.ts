@@ -1,5 +1,5 @@
-import { h } from 'preact';
 import { useComputed, useSignal } from '@preact/signals';
+import { h } from 'preact';
 import { registerChunk, setChunkBase } from './chunk-scripts.js';
 import { addEnglish, t } from './i18n.js';
 import { createOpen } from './open.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Payment } from '../payments/payment.js';
 import type { ChainView } from '../payments/recompute.js';
 import type { Database } from '../store/schema.js';
-import { chainKey, type ChainSource } from './types.js';
+import { type ChainSource, chainKey } from './types.js';
 
 /**
  * The chains this service watches. An asset is payable in a mode only when its network has a source here:

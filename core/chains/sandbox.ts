@@ -43,14 +43,35 @@ export class SandboxChain implements ChainSource {
 
   async blockAt(height: number): Promise<ChainBlock | null> {
     if (height === 0) return { height: 0, hash: GENESIS_HASH, parentHash: GENESIS_HASH, timestamp: 0, transfers: [] };
-    const block = await this.db.selectFrom('sandbox_blocks').selectAll().where('network', '=', this.network).where('height', '=', height).executeTakeFirst();
+    const block = await this.db
+      .selectFrom('sandbox_blocks')
+      .selectAll()
+      .where('network', '=', this.network)
+      .where('height', '=', height)
+      .executeTakeFirst();
     if (!block) return null;
-    const rows = await this.db.selectFrom('sandbox_transfers').selectAll().where('network', '=', this.network).where('block_height', '=', height).execute();
-    return { height, hash: block.hash, parentHash: block.parent_hash, timestamp: block.created_at, transfers: rows.map(toTransfer) };
+    const rows = await this.db
+      .selectFrom('sandbox_transfers')
+      .selectAll()
+      .where('network', '=', this.network)
+      .where('block_height', '=', height)
+      .execute();
+    return {
+      height,
+      hash: block.hash,
+      parentHash: block.parent_hash,
+      timestamp: block.created_at,
+      transfers: rows.map(toTransfer),
+    };
   }
 
   async mempool(): Promise<ChainTransfer[]> {
-    const rows = await this.db.selectFrom('sandbox_transfers').selectAll().where('network', '=', this.network).where('block_height', 'is', null).execute();
+    const rows = await this.db
+      .selectFrom('sandbox_transfers')
+      .selectAll()
+      .where('network', '=', this.network)
+      .where('block_height', 'is', null)
+      .execute();
     return rows.map(toTransfer);
   }
 
@@ -59,8 +80,21 @@ export class SandboxChain implements ChainSource {
   }
 }
 
-function toTransfer(r: { txid: string; address: string; extra_id: string | null; currency: string; amount_units: string }): ChainTransfer {
-  return { txid: r.txid, index: 0, to: r.address, extraId: r.extra_id, asset: r.currency, amountUnits: BigInt(r.amount_units) };
+function toTransfer(r: {
+  txid: string;
+  address: string;
+  extra_id: string | null;
+  currency: string;
+  amount_units: string;
+}): ChainTransfer {
+  return {
+    txid: r.txid,
+    index: 0,
+    to: r.address,
+    extraId: r.extra_id,
+    asset: r.currency,
+    amountUnits: BigInt(r.amount_units),
+  };
 }
 
 /** Broadcasts a transfer: it sits in the mempool (0 confirmations) until a block is mined. */
@@ -72,7 +106,16 @@ export async function sandboxSend(
   const txid = t.asset.family === 'evm' ? `0x${randomBytes(32).toString('hex')}` : randomBytes(32).toString('hex');
   await db
     .insertInto('sandbox_transfers')
-    .values({ txid, network: t.asset.network, currency: t.asset.code, address: t.address, extra_id: t.extraId, amount_units: t.units.toString(), block_height: null, created_at: clock.now() })
+    .values({
+      txid,
+      network: t.asset.network,
+      currency: t.asset.code,
+      address: t.address,
+      extra_id: t.extraId,
+      amount_units: t.units.toString(),
+      block_height: null,
+      created_at: clock.now(),
+    })
     .execute();
   return txid;
 }
@@ -86,9 +129,17 @@ export async function sandboxMine(db: Kysely<Database>, clock: Clock, network: s
     for (let i = 0; i < count; i++) {
       height += 1;
       const hash = blockHash();
-      await trx.insertInto('sandbox_blocks').values({ network, height, hash, parent_hash: parent, created_at: clock.now() }).execute();
+      await trx
+        .insertInto('sandbox_blocks')
+        .values({ network, height, hash, parent_hash: parent, created_at: clock.now() })
+        .execute();
       if (i === 0) {
-        await trx.updateTable('sandbox_transfers').set({ block_height: height }).where('network', '=', network).where('block_height', 'is', null).execute();
+        await trx
+          .updateTable('sandbox_transfers')
+          .set({ block_height: height })
+          .where('network', '=', network)
+          .where('block_height', 'is', null)
+          .execute();
       }
       parent = hash;
     }
@@ -106,7 +157,9 @@ export async function sandboxNeedsBlocks(db: Kysely<Database>, network: string):
     .selectFrom('sandbox_transfers')
     .select('txid')
     .where('network', '=', network)
-    .where((eb) => eb.or([eb('block_height', 'is', null), eb('block_height', '>', tip.height - SANDBOX_CONFIRMATIONS + 1)]))
+    .where((eb) =>
+      eb.or([eb('block_height', 'is', null), eb('block_height', '>', tip.height - SANDBOX_CONFIRMATIONS + 1)]),
+    )
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

@@ -5,7 +5,16 @@ import { newId } from '../ids.js';
 import { prepared } from '../store/prepared.js';
 import type { ReadCache } from '../store/read-cache.js';
 import type { Database, MerchantTable } from '../store/schema.js';
-import { displayPrefix, generateKey, generateWebhookSecret, hashKey, hashesEqual, type KeyKind, keyKindOf, type Mode } from './keys.js';
+import {
+  displayPrefix,
+  generateKey,
+  generateWebhookSecret,
+  hashesEqual,
+  hashKey,
+  type KeyKind,
+  keyKindOf,
+  type Mode,
+} from './keys.js';
 
 export type Merchant = Selectable<MerchantTable>;
 
@@ -55,13 +64,35 @@ export async function createMerchant(db: Kysely<Database>, clock: Clock, input: 
     await insertKey(trx, id, 'secret', secretKey, now);
     await insertKey(trx, id, 'public', publicKey, now);
   });
-  return { merchant_id: id, sub_partner_id: subPartnerId, mode: input.mode, secret_key: secretKey, public_key: publicKey, webhook_secret: webhookSecret };
+  return {
+    merchant_id: id,
+    sub_partner_id: subPartnerId,
+    mode: input.mode,
+    secret_key: secretKey,
+    public_key: publicKey,
+    webhook_secret: webhookSecret,
+  };
 }
 
-async function insertKey(db: Kysely<Database>, merchantId: string, kind: KeyKind, key: string, now: number): Promise<void> {
+async function insertKey(
+  db: Kysely<Database>,
+  merchantId: string,
+  kind: KeyKind,
+  key: string,
+  now: number,
+): Promise<void> {
   await db
     .insertInto('api_keys')
-    .values({ id: newId('key', 16), merchant_id: merchantId, kind, prefix: displayPrefix(key), key_hash: hashKey(key), active: 1, created_at: now, deactivated_at: null })
+    .values({
+      id: newId('key', 16),
+      merchant_id: merchantId,
+      kind,
+      prefix: displayPrefix(key),
+      key_hash: hashKey(key),
+      active: 1,
+      created_at: now,
+      deactivated_at: null,
+    })
     .execute();
 }
 
@@ -84,7 +115,11 @@ export interface KeyMatch {
  * With a cache (keyed by the key's hash) the answer stays exact: any change to a key or merchant, by this process
  * or another (the admin CLI deactivating a key), empties it before the next request reads it (read-cache.ts).
  */
-export async function findMerchantByKey(db: Kysely<Database>, key: string, cache?: ReadCache<KeyMatch>): Promise<KeyMatch | null> {
+export async function findMerchantByKey(
+  db: Kysely<Database>,
+  key: string,
+  cache?: ReadCache<KeyMatch>,
+): Promise<KeyMatch | null> {
   const kind = keyKindOf(key);
   if (!kind || key.length > 200) return null;
   const hash = hashKey(key);
@@ -115,7 +150,12 @@ export async function listKeys(db: Kysely<Database>, merchantId: string) {
 }
 
 /** Issues a new key of `kind` and deactivates the merchant's previous ones of that kind, in one transaction. */
-export async function rotateKey(db: Kysely<Database>, clock: Clock, merchantId: string, kind: KeyKind): Promise<string> {
+export async function rotateKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  merchantId: string,
+  kind: KeyKind,
+): Promise<string> {
   const merchant = await getMerchant(db, merchantId);
   if (!merchant) throw new AppError('NOT_FOUND', `merchant ${merchantId} not found`);
   const key = generateKey(kind, merchant.mode);
@@ -150,7 +190,13 @@ export async function updateMerchant(
   db: Kysely<Database>,
   clock: Clock,
   merchantId: string,
-  patch: { webhookUrl?: string | null; allowedOrigins?: string[]; webhookEnabled?: boolean; webhookSecret?: string; active?: boolean },
+  patch: {
+    webhookUrl?: string | null;
+    allowedOrigins?: string[];
+    webhookEnabled?: boolean;
+    webhookSecret?: string;
+    active?: boolean;
+  },
 ): Promise<void> {
   const res = await db
     .updateTable('merchants')

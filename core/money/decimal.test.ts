@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal, fromUnits, numberToDecimalText, stringifyJson, toUnits, unitsToUsd, usdToAssetUnits, usdToCents } from './decimal.js';
+import {
+  Decimal,
+  fromUnits,
+  numberToDecimalText,
+  stringifyJson,
+  toUnits,
+  unitsToUsd,
+  usdToAssetUnits,
+  usdToCents,
+} from './decimal.js';
 
 describe('exact decimal money', () => {
   it('converts between text and base units without floats', () => {
@@ -34,7 +43,12 @@ describe('exact decimal money', () => {
   });
 
   it('writes Decimal values as bare JSON numbers with their exact digits, and nothing else', () => {
-    const json = stringifyJson({ tiny: new Decimal('0.0000001'), list: [new Decimal('12.50')], big: 5n, text: 'x\u0000dec:5' });
+    const json = stringifyJson({
+      tiny: new Decimal('0.0000001'),
+      list: [new Decimal('12.50')],
+      big: 5n,
+      text: 'x\u0000dec:5',
+    });
     expect(json).toBe('{"tiny":0.0000001,"list":[12.50],"big":"5","text":"x\\u0000dec:5"}');
     expect(JSON.parse(json).tiny).toBe(1e-7);
     // Outside stringifyJson a Decimal is still a plain number.

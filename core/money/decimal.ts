@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 /**
  * Exact decimal money. Amounts live as bigint base units or canonical decimal strings; no float ever takes part
  * in arithmetic. A JS number is only produced at the JSON edge, and only from a string of at most 15 significant

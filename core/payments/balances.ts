@@ -18,11 +18,26 @@ const SETTLED_FOR_BALANCE = new Set(['finished', 'partially_paid']);
  * late payments; `pending_amount` = deposits not yet confirmed. Non-custodial: this is what reached the
  * merchant's own addresses, not funds we hold.
  */
-export async function balances(deps: Pick<CoreDeps, 'db' | 'chains' | 'catalog' | 'rates'>, merchantId: string, mode: 'test' | 'live'): Promise<BalanceEntry[]> {
+export async function balances(
+  deps: Pick<CoreDeps, 'db' | 'chains' | 'catalog' | 'rates'>,
+  merchantId: string,
+  mode: 'test' | 'live',
+): Promise<BalanceEntry[]> {
   const rows = await deps.db
     .selectFrom('deposits')
     .innerJoin('payments', 'payments.id', 'deposits.payment_id')
-    .select(['deposits.asset', 'deposits.amount_units', 'deposits.block_height', 'deposits.network', 'deposits.late', 'deposits.updated_at', 'payments.status', 'payments.status_detail', 'payments.mode', 'payments.network as pay_network'])
+    .select([
+      'deposits.asset',
+      'deposits.amount_units',
+      'deposits.block_height',
+      'deposits.network',
+      'deposits.late',
+      'deposits.updated_at',
+      'payments.status',
+      'payments.status_detail',
+      'payments.mode',
+      'payments.network as pay_network',
+    ])
     .where('payments.merchant_id', '=', merchantId)
     .where('deposits.removed', '=', 0)
     .execute();
@@ -35,7 +50,8 @@ export async function balances(deps: Pick<CoreDeps, 'db' | 'chains' | 'catalog' 
     const entry = acc.get(r.asset) ?? { confirmed: 0n, pending: 0n, updatedAt: 0 };
     const units = BigInt(r.amount_units);
     if (confs < deps.chains.requiredConfirmations(r.network)) entry.pending += units;
-    else if (SETTLED_FOR_BALANCE.has(r.status) || r.status_detail === 'paid_late' || r.late === 1) entry.confirmed += units;
+    else if (SETTLED_FOR_BALANCE.has(r.status) || r.status_detail === 'paid_late' || r.late === 1)
+      entry.confirmed += units;
     entry.updatedAt = Math.max(entry.updatedAt, r.updated_at);
     acc.set(r.asset, entry);
   }

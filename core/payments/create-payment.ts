@@ -39,7 +39,10 @@ export function payableAsset(deps: CoreDeps, mode: Merchant['mode'], code: strin
   const asset = deps.catalog.get(code);
   if (!asset) throw invalid('currency', `Unknown currency "${code}"; GET /currencies lists the supported ones`);
   if (!deps.chains.isEnabled(mode, asset.network)) {
-    throw invalid('currency', `Currency ${asset.code} is not enabled${mode === 'live' ? ': its network is not configured or not reachable' : ''}`);
+    throw invalid(
+      'currency',
+      `Currency ${asset.code} is not enabled${mode === 'live' ? ': its network is not configured or not reachable' : ''}`,
+    );
   }
   return asset;
 }
@@ -58,7 +61,10 @@ export async function createPayment(deps: CoreDeps, merchant: Merchant, input: N
   const payUnits = usdToAssetUnits(cents, rate, asset.decimals);
   const min = minimumAmount(asset, rate);
   if (payUnits < min.minUnits) {
-    throw invalid('amount', `Amount ${fromUnits(cents, 2)} USD is below the minimum of ${min.minUsd} USD for ${asset.code} (GET /minimum-amount)`);
+    throw invalid(
+      'amount',
+      `Amount ${fromUnits(cents, 2)} USD is below the minimum of ${min.minUsd} USD for ${asset.code} (GET /minimum-amount)`,
+    );
   }
 
   const now = deps.clock.now();
@@ -112,7 +118,11 @@ export async function createPayment(deps: CoreDeps, merchant: Merchant, input: N
       confirmed_at: null,
     };
     if (db === deps.db) await batcherFor(deps.db).insert(row);
-    else await insertPayment(db, paymentColumns.map((c) => row[c]));
+    else
+      await insertPayment(
+        db,
+        paymentColumns.map((c) => row[c]),
+      );
     return row;
   };
   return allocator.writes ? deps.db.transaction().execute(store) : store(deps.db);
@@ -124,7 +134,11 @@ function batcherFor(db: Kysely<Database>): InsertBatcher<Payment> {
   let b = batchers.get(db);
   if (!b) {
     b = new InsertBatcher<Payment>(async (rows) => {
-      if (rows.length === 1) await insertPayment(db, paymentColumns.map((c) => (rows[0] as Payment)[c]));
+      if (rows.length === 1)
+        await insertPayment(
+          db,
+          paymentColumns.map((c) => (rows[0] as Payment)[c]),
+        );
       else await db.insertInto('payments').values(rows).execute();
     });
     batchers.set(db, b);
@@ -133,11 +147,44 @@ function batcherFor(db: Kysely<Database>): InsertBatcher<Payment> {
 }
 
 const paymentColumns = [
-  'id', 'invoice_id', 'purchase_id', 'merchant_id', 'mode', 'kind', 'status', 'status_detail', 'sequence', 'price_amount',
-  'price_currency', 'pay_currency', 'network', 'decimals', 'precision', 'pay_amount_units', 'actually_paid_units', 'rate',
-  'pay_address', 'extra_id', 'address_index', 'smart_contract', 'customer_name', 'customer_email', 'order_id',
-  'order_description', 'success_url', 'cancel_url', 'ipn_callback_url', 'origin_ip', 'is_fixed_rate',
-  'is_fee_paid_by_user', 'time_limit', 'created_at', 'updated_at', 'expires_at', 'valid_until', 'confirmed_at',
+  'id',
+  'invoice_id',
+  'purchase_id',
+  'merchant_id',
+  'mode',
+  'kind',
+  'status',
+  'status_detail',
+  'sequence',
+  'price_amount',
+  'price_currency',
+  'pay_currency',
+  'network',
+  'decimals',
+  'precision',
+  'pay_amount_units',
+  'actually_paid_units',
+  'rate',
+  'pay_address',
+  'extra_id',
+  'address_index',
+  'smart_contract',
+  'customer_name',
+  'customer_email',
+  'order_id',
+  'order_description',
+  'success_url',
+  'cancel_url',
+  'ipn_callback_url',
+  'origin_ip',
+  'is_fixed_rate',
+  'is_fee_paid_by_user',
+  'time_limit',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'valid_until',
+  'confirmed_at',
 ] as const satisfies readonly (keyof Payment)[];
 
 // Payment creation is the hottest write: its INSERT is compiled once (placeholders in `paymentColumns` order).
@@ -151,13 +198,23 @@ const paymentById = prepared((db) => db.selectFrom('payments').selectAll().where
  * A merchant's payment, from the read cache when it holds it (exact: emptied by any change to payments); another
  * merchant's payment is answered exactly like a missing one. `synced`: see ReadCache.get.
  */
-export async function findPayment(deps: Pick<CoreDeps, 'db' | 'caches'>, merchantId: string, paymentId: string, synced = false): Promise<Payment | undefined> {
+export async function findPayment(
+  deps: Pick<CoreDeps, 'db' | 'caches'>,
+  merchantId: string,
+  paymentId: string,
+  synced = false,
+): Promise<Payment | undefined> {
   const p = await deps.caches.payments.get(paymentId, async () => (await paymentById(deps.db, [paymentId]))[0], synced);
   return p?.merchant_id === merchantId ? p : undefined;
 }
 
 /** findPayment, or the 404 a missing payment gets (ids of other merchants' payments leak nothing). */
-export async function getPayment(deps: Pick<CoreDeps, 'db' | 'caches'>, merchantId: string, paymentId: string, synced = false): Promise<Payment> {
+export async function getPayment(
+  deps: Pick<CoreDeps, 'db' | 'caches'>,
+  merchantId: string,
+  paymentId: string,
+  synced = false,
+): Promise<Payment> {
   const p = await findPayment(deps, merchantId, paymentId, synced);
   if (!p) throw new AppError('NOT_FOUND', 'Payment not found');
   return p;

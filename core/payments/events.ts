@@ -33,9 +33,21 @@ export async function insertPaymentEvent(trx: Kysely<Database>, p: Payment, now:
   const payload = stringifyJson(paymentUpdatedPayload(id, p, now, p.merchant_id));
   await trx
     .insertInto('payment_events')
-    .values({ id, payment_id: p.id, merchant_id: p.merchant_id, sequence: p.sequence, status: p.status, payload, created_at: now })
+    .values({
+      id,
+      payment_id: p.id,
+      merchant_id: p.merchant_id,
+      sequence: p.sequence,
+      status: p.status,
+      payload,
+      created_at: now,
+    })
     .execute();
   // Same transaction: the webhook delivery exists if and only if the change committed (outbox).
-  await insertDeliveryForEvent(trx, { eventId: id, merchantId: p.merchant_id, paymentId: p.id, sequence: p.sequence, payload }, now);
+  await insertDeliveryForEvent(
+    trx,
+    { eventId: id, merchantId: p.merchant_id, paymentId: p.id, sequence: p.sequence, payload },
+    now,
+  );
   return id;
 }

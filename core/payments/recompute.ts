@@ -17,7 +17,12 @@ export interface ChainView {
  * Re-derives one payment from its deposits and writes the change, bumping `sequence` and writing the outbox
  * event in the caller's transaction. Returns the updated payment when anything changed, else null.
  */
-export async function recomputePayment(trx: Kysely<Database>, paymentId: string, now: number, chains: ChainView): Promise<Payment | null> {
+export async function recomputePayment(
+  trx: Kysely<Database>,
+  paymentId: string,
+  now: number,
+  chains: ChainView,
+): Promise<Payment | null> {
   let q = trx.selectFrom('payments').selectAll().where('id', '=', paymentId);
   // PostgreSQL: lock the row so concurrent watchers and sweeps serialise per payment (SQLite has one writer).
   if (isPostgres(trx)) q = q.forUpdate();
@@ -50,10 +55,25 @@ export async function recomputePayment(trx: Kysely<Database>, paymentId: string,
     required,
   );
   const paid = next.actuallyPaidUnits.toString();
-  if (next.status === p.status && next.statusDetail === p.status_detail && paid === p.actually_paid_units && next.confirmedAt === p.confirmed_at) {
+  if (
+    next.status === p.status &&
+    next.statusDetail === p.status_detail &&
+    paid === p.actually_paid_units &&
+    next.confirmedAt === p.confirmed_at
+  ) {
     return null;
   }
-  return writeChange(trx, p, { status: next.status, status_detail: next.statusDetail, actually_paid_units: paid, confirmed_at: next.confirmedAt }, now);
+  return writeChange(
+    trx,
+    p,
+    {
+      status: next.status,
+      status_detail: next.statusDetail,
+      actually_paid_units: paid,
+      confirmed_at: next.confirmedAt,
+    },
+    now,
+  );
 }
 
 /** The one place a payment's visible state changes: bump sequence, write the row and its event together. */

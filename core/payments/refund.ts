@@ -9,15 +9,33 @@ import { writeChange } from './recompute.js';
  * Marks a payment refunded (DESIGN.md: finished or partially_paid -> refunded, by the merchant only). The service
  * never moves funds: this records that the merchant returned them, and tells the webhook receiver.
  */
-export async function markRefunded(db: Kysely<Database>, clock: Clock, paymentId: string, merchantId?: string): Promise<Payment> {
+export async function markRefunded(
+  db: Kysely<Database>,
+  clock: Clock,
+  paymentId: string,
+  merchantId?: string,
+): Promise<Payment> {
   return db.transaction().execute(async (trx) => {
     let q = trx.selectFrom('payments').selectAll().where('id', '=', paymentId);
     if (merchantId) q = q.where('merchant_id', '=', merchantId);
     const p = await q.executeTakeFirst();
     if (!p) throw new AppError('NOT_FOUND', 'Payment not found');
     if (p.status !== 'finished' && p.status !== 'partially_paid') {
-      throw new AppError('BAD_REQUEST', `Only finished or partially_paid payments can be marked refunded (this one is ${p.status})`);
+      throw new AppError(
+        'BAD_REQUEST',
+        `Only finished or partially_paid payments can be marked refunded (this one is ${p.status})`,
+      );
     }
-    return writeChange(trx, p, { status: 'refunded', status_detail: p.status_detail as Payment['status_detail'], actually_paid_units: p.actually_paid_units, confirmed_at: p.confirmed_at }, clock.now());
+    return writeChange(
+      trx,
+      p,
+      {
+        status: 'refunded',
+        status_detail: p.status_detail as Payment['status_detail'],
+        actually_paid_units: p.actually_paid_units,
+        confirmed_at: p.confirmed_at,
+      },
+      clock.now(),
+    );
   });
 }

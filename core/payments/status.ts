@@ -1,5 +1,13 @@
 /** DESIGN.md "Payment lifecycle": the closed set of statuses and details. */
-export const paymentStatuses = ['waiting', 'confirming', 'partially_paid', 'finished', 'expired', 'failed', 'refunded'] as const;
+export const paymentStatuses = [
+  'waiting',
+  'confirming',
+  'partially_paid',
+  'finished',
+  'expired',
+  'failed',
+  'refunded',
+] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
 export const statusDetails = ['none', 'underpaid', 'overpaid', 'paid_late'] as const;

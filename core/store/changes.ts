@@ -63,7 +63,8 @@ export class StoreChanges {
   }
 }
 
-const WRITE_TARGET = /\b(?:update|delete\s+from|truncate(?:\s+table)?|insert\s+into|replace\s+into)\s+"?(payments|merchants|api_keys)"?(?=[\s("]|$)/gi;
+const WRITE_TARGET =
+  /\b(?:update|delete\s+from|truncate(?:\s+table)?|insert\s+into|replace\s+into)\s+"?(payments|merchants|api_keys)"?(?=[\s("]|$)/gi;
 const UPSERT = /\bdo\s+update\b|^\s*(?:insert\s+or\s+replace|replace)\b/i;
 
 /**
@@ -73,7 +74,8 @@ const UPSERT = /\bdo\s+update\b|^\s*(?:insert\s+or\s+replace|replace)\b/i;
  */
 export function writtenTables(sqlText: string): WatchedTable[] {
   const first = sqlText.trimStart().slice(0, 6).toLowerCase();
-  if (first === 'select' || first.startsWith('pragma') || first.startsWith('begin') || first.startsWith('commit')) return [];
+  if (first === 'select' || first.startsWith('pragma') || first.startsWith('begin') || first.startsWith('commit'))
+    return [];
   const isInsert = first === 'insert' || first.startsWith('replac');
   if (isInsert && !UPSERT.test(sqlText)) return [];
   const found = new Set<WatchedTable>();

@@ -72,7 +72,9 @@ export function openStore(url: string, opts: { poolSize?: number; onPoolError?: 
       seenVersion = v;
       return true;
     });
-    const db = new Kysely<Database>({ dialect: watchedDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), changes) });
+    const db = new Kysely<Database>({
+      dialect: watchedDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), changes),
+    });
     return {
       db,
       dialect: 'sqlite',
@@ -123,6 +125,8 @@ export async function migrate(store: Store): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -41,11 +41,17 @@ describe('InsertBatcher (group commit)', () => {
       await store.db.insertInto('merchants').values(rows).execute();
     });
     await b.insert(merchant('taken'));
-    const results = await Promise.allSettled([...Array.from({ length: 50 }, (_, i) => b.insert(merchant(`m${i}`))), b.insert(merchant('taken'))]);
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 50 }, (_, i) => b.insert(merchant(`m${i}`))),
+      b.insert(merchant('taken')),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(50);
     const failed = results.filter((r) => r.status === 'rejected');
     expect(failed).toHaveLength(1);
-    const count = await store.db.selectFrom('merchants').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await store.db
+      .selectFrom('merchants')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(51);
     // The 51 concurrent rows went in as one batch, which failed on the duplicate and was retried row by row.
     expect(statements[1]).toBe(51);

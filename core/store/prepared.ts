@@ -10,7 +10,9 @@ import type { Database } from './schema.js';
  * const byId = prepared((db) => db.selectFrom('payments').selectAll().where('id', '=', '$id'));
  * const rows = await byId(db, ['pay_123']);
  */
-export function prepared<R>(build: (db: Kysely<Database>) => Compilable<R>): (db: Kysely<Database>, parameters: readonly unknown[]) => Promise<R[]> {
+export function prepared<R>(
+  build: (db: Kysely<Database>) => Compilable<R>,
+): (db: Kysely<Database>, parameters: readonly unknown[]) => Promise<R[]> {
   // One compiled form per dialect: the same function may serve a SQLite and a PostgreSQL store in one process.
   const compiled = new WeakMap<object, CompiledQuery<R>>();
   return async (db, parameters) => {
@@ -20,7 +22,8 @@ export function prepared<R>(build: (db: Kysely<Database>) => Compilable<R>): (db
       q = build(db).compile();
       compiled.set(adapter.constructor, q);
     }
-    if (q.parameters.length !== parameters.length) throw new Error(`prepared query expects ${q.parameters.length} parameters`);
+    if (q.parameters.length !== parameters.length)
+      throw new Error(`prepared query expects ${q.parameters.length} parameters`);
     const res = await db.executeQuery<R>({ ...q, parameters });
     return res.rows;
   };

@@ -2,7 +2,15 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshStoreUrl } from '../../server/testing/store.js';
 import { systemClock } from '../clock.js';
-import { createMerchant, deactivateKey, findMerchantByKey, getMerchant, type KeyMatch, rotateKey, updateMerchant } from '../merchants/merchants.js';
+import {
+  createMerchant,
+  deactivateKey,
+  findMerchantByKey,
+  getMerchant,
+  type KeyMatch,
+  rotateKey,
+  updateMerchant,
+} from '../merchants/merchants.js';
 import { writtenTables } from './changes.js';
 import { migrate, openStore, type Store } from './db.js';
 import { isPostgres } from './dialect.js';
@@ -54,7 +62,12 @@ describe('read caches stay exact', () => {
       // SQLite: the next read checks data_version first, so not even one stale answer is possible.
       expect(await findMerchantByKey(service.db, m.secret_key, cache)).toBeNull();
     } else {
-      expect(await seenByService(() => findMerchantByKey(service.db, m.secret_key, cache), (v) => v === null)).toBeNull();
+      expect(
+        await seenByService(
+          () => findMerchantByKey(service.db, m.secret_key, cache),
+          (v) => v === null,
+        ),
+      ).toBeNull();
     }
     expect(cache.size).toBe(0);
   });
@@ -64,7 +77,9 @@ describe('read caches stay exact', () => {
     const cache = keyCache();
     expect((await findMerchantByKey(service.db, m.public_key, cache))?.merchant.allowed_origins).toBe('[]');
     await updateMerchant(service.db, systemClock, m.merchant_id, { allowedOrigins: ['https://shop.example'] });
-    expect((await findMerchantByKey(service.db, m.public_key, cache))?.merchant.allowed_origins).toBe('["https://shop.example"]');
+    expect((await findMerchantByKey(service.db, m.public_key, cache))?.merchant.allowed_origins).toBe(
+      '["https://shop.example"]',
+    );
     await rotateKey(service.db, systemClock, m.merchant_id, 'public');
     expect(await findMerchantByKey(service.db, m.public_key, cache)).toBeNull();
   });
@@ -92,7 +107,8 @@ describe('read caches stay exact', () => {
       await trx.updateTable('merchants').set({ name: 'D2' }).where('id', '=', m.merchant_id).execute();
       // PostgreSQL: another pooled connection still sees the committed 'D' and the cache keeps it for now.
       // SQLite: the single connection is held by the transaction, so that read has to wait (skipped here).
-      if (isPostgres(service.db)) readInside = (await cache.get(m.merchant_id, () => getMerchant(service.db, m.merchant_id)))?.name;
+      if (isPostgres(service.db))
+        readInside = (await cache.get(m.merchant_id, () => getMerchant(service.db, m.merchant_id)))?.name;
     });
     if (readInside !== undefined) expect(readInside).toBe('D');
     expect((await cache.get(m.merchant_id, () => getMerchant(service.db, m.merchant_id)))?.name).toBe('D2');
@@ -121,30 +137,36 @@ describe('read caches stay exact', () => {
     expect(cache.size).toBe(0);
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL?.startsWith('postgres'))('turn off while the PostgreSQL listener is down, and back on when it reconnects', async () => {
-    const m = await createMerchant(other.db, systemClock, { name: 'F', mode: 'test' });
-    const cache = keyCache();
-    await findMerchantByKey(service.db, m.secret_key, cache);
-    expect(cache.size).toBe(1);
-    // Cut the listening connection (the only one waiting in LISTEN): notifications sent meanwhile would be lost.
-    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+  it.runIf(process.env.TEST_DATABASE_URL?.startsWith('postgres'))(
+    'turn off while the PostgreSQL listener is down, and back on when it reconnects',
+    async () => {
+      const m = await createMerchant(other.db, systemClock, { name: 'F', mode: 'test' });
+      const cache = keyCache();
+      await findMerchantByKey(service.db, m.secret_key, cache);
+      expect(cache.size).toBe(1);
+      // Cut the listening connection (the only one waiting in LISTEN): notifications sent meanwhile would be lost.
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
       WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`.execute(other.db);
-    await seenByService(async () => cache.size, (n) => n === 0);
-    expect(cache.size).toBe(0);
-    await deactivateKey(other.db, systemClock, m.secret_key);
-    // Off: every read goes to the store, so the deactivation counts at once.
-    expect(await findMerchantByKey(service.db, m.secret_key, cache)).toBeNull();
-    const again = await createMerchant(other.db, systemClock, { name: 'G', mode: 'test' });
-    // Back on within the retry delay (about a second).
-    const size = await seenByService(
-      async () => {
-        await findMerchantByKey(service.db, again.secret_key, cache);
-        return cache.size;
-      },
-      (n) => n === 1,
-    );
-    expect(size).toBe(1);
-  });
+      await seenByService(
+        async () => cache.size,
+        (n) => n === 0,
+      );
+      expect(cache.size).toBe(0);
+      await deactivateKey(other.db, systemClock, m.secret_key);
+      // Off: every read goes to the store, so the deactivation counts at once.
+      expect(await findMerchantByKey(service.db, m.secret_key, cache)).toBeNull();
+      const again = await createMerchant(other.db, systemClock, { name: 'G', mode: 'test' });
+      // Back on within the retry delay (about a second).
+      const size = await seenByService(
+        async () => {
+          await findMerchantByKey(service.db, again.secret_key, cache);
+          return cache.size;
+        },
+        (n) => n === 1,
+      );
+      expect(size).toBe(1);
+    },
+  );
 });
 
 describe('writtenTables', () => {
@@ -156,9 +178,13 @@ describe('writtenTables', () => {
     expect(writtenTables('truncate table payments')).toEqual(['payments']);
     // Plain inserts change no existing row; an upsert does.
     expect(writtenTables('insert into "payments" ("id") values ($1)')).toEqual([]);
-    expect(writtenTables('insert into "merchants" ("id") values (?) on conflict ("id") do update set "name" = ?')).toEqual(['merchants']);
+    expect(
+      writtenTables('insert into "merchants" ("id") values (?) on conflict ("id") do update set "name" = ?'),
+    ).toEqual(['merchants']);
     expect(writtenTables('insert or replace into "api_keys" ("id") values (?)')).toEqual(['api_keys']);
-    expect(writtenTables('with x as (update "payments" set "sequence" = 1 returning id) select * from x')).toEqual(['payments']);
+    expect(writtenTables('with x as (update "payments" set "sequence" = 1 returning id) select * from x')).toEqual([
+      'payments',
+    ]);
     // Other tables, and look-alike names, are not watched.
     expect(writtenTables('update "payments_archive" set x = 1')).toEqual([]);
     expect(writtenTables('update "deposits" set "removed" = 1')).toEqual([]);

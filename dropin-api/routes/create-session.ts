@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
+import { requestHeader } from '../../api-kit/node-request.js';
 import { invalid } from '../../core/errors.js';
 import { fromUnits, numberToDecimalText, usdToCents } from '../../core/money/decimal.js';
 import { createPayment, MAX_PRICE_USD, payableAsset } from '../../core/payments/create-payment.js';
@@ -11,7 +12,6 @@ import { currencyCodeSchema, displayCurrencySchema, emailSchema, usdAmountSchema
 import { insertSession, setSessionPayment } from '../sessions.js';
 import { checkoutPaymentView, checkoutView } from '../views.js';
 import { sessionPickerCurrencies } from './currencies.js';
-import { requestHeader } from '../../api-kit/node-request.js';
 
 export const createSessionSchema = z.strictObject({
   amount: usdAmountSchema,

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
+import { requestHeader } from '../../api-kit/node-request.js';
 import { sandboxMine, sandboxSend } from '../../core/chains/sandbox.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { toUnits } from '../../core/money/decimal.js';
 import type { DropinEnv } from '../context.js';
 import { checkoutPaymentView, currentPayment } from '../views.js';
-import { requestHeader } from '../../api-kit/node-request.js';
 
 export const simulateSchema = z.strictObject({
   /** Send a transfer (false: only mine blocks, to move confirmations on). @default true */

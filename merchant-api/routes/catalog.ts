@@ -103,7 +103,9 @@ export function minimumAmountHandler(deps: ApiDeps) {
 
 export const estimateQuerySchema = z.strictObject({
   // Query text is kept as exact decimal text: it never passes through a float.
-  amount: z.string({ error: 'Required: the USD amount to convert' }).regex(/^\d{1,9}(\.\d+)?$/, 'Must be a positive USD amount such as 19.99'),
+  amount: z
+    .string({ error: 'Required: the USD amount to convert' })
+    .regex(/^\d{1,9}(\.\d+)?$/, 'Must be a positive USD amount such as 19.99'),
   currency: currencyCodeSchema,
 });
 

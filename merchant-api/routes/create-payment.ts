@@ -1,16 +1,16 @@
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { readJson } from '../../api-kit/body.js';
-import { createPayment, findPayment, type NewPayment } from '../../core/payments/create-payment.js';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { requestHeader } from '../../api-kit/node-request.js';
+import { directPaymentView, paymentLinkView } from '../../api-kit/payment-views.js';
 import { numberToDecimalText, stringifyJson } from '../../core/money/decimal.js';
+import { createPayment, findPayment, type NewPayment } from '../../core/payments/create-payment.js';
 import type { Payment } from '../../core/payments/payment.js';
 import type { MerchantEnv } from '../auth.js';
 import { withIdempotency } from '../idempotency.js';
 import { checkoutFields } from '../schemas.js';
-import { directPaymentView, paymentLinkView } from '../../api-kit/payment-views.js';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { requestHeader } from '../../api-kit/node-request.js';
 
 export const createPaymentSchema = z.strictObject(checkoutFields);
 export type CreatePaymentBody = z.infer<typeof createPaymentSchema>;
@@ -47,17 +47,29 @@ export function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientA
     const merchant = c.get('merchant');
     const { data, raw } = await readJson(c, createPaymentSchema, deps.limits.bodyBytes);
     const respond = (payment: Payment) => {
-      const view = kind === 'direct' ? directPaymentView(payment, assetOf(deps, payment), deps.settings.publicUrl, deps.settings.pageSecret) : paymentLinkView(payment, deps.settings.publicUrl, deps.settings.pageSecret);
+      const view =
+        kind === 'direct'
+          ? directPaymentView(payment, assetOf(deps, payment), deps.settings.publicUrl, deps.settings.pageSecret)
+          : paymentLinkView(payment, deps.settings.publicUrl, deps.settings.pageSecret);
       const message = kind === 'direct' ? 'Payment created' : 'Payment link created';
       return { status: 201, body: stringifyJson({ success: true, message, data: view }) };
     };
-    const res = await withIdempotency(deps.db, deps.clock.now(), { merchantId: merchant.id, key: requestHeader(c, 'idempotency-key'), route: routeName, rawBody: raw }, {
-      create: async (id) => respond(await createPayment(deps, merchant, { ...toNewPayment(kind, data, clientAddress(c)), id })),
-      recover: async (id) => {
-        const p = await findPayment(deps, merchant.id, id);
-        return p ? respond(p) : null;
+    const res = await withIdempotency(
+      deps.db,
+      deps.clock.now(),
+      { merchantId: merchant.id, key: requestHeader(c, 'idempotency-key'), route: routeName, rawBody: raw },
+      {
+        create: async (id) =>
+          respond(await createPayment(deps, merchant, { ...toNewPayment(kind, data, clientAddress(c)), id })),
+        recover: async (id) => {
+          const p = await findPayment(deps, merchant.id, id);
+          return p ? respond(p) : null;
+        },
       },
+    );
+    return c.body(res.body, res.status as ContentfulStatusCode, {
+      'content-type': 'application/json; charset=utf-8',
+      ...(res.replayed ? { 'idempotent-replayed': 'true' } : {}),
     });
-    return c.body(res.body, res.status as ContentfulStatusCode, { 'content-type': 'application/json; charset=utf-8', ...(res.replayed ? { 'idempotent-replayed': 'true' } : {}) });
   };
 }

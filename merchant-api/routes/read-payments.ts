@@ -10,7 +10,9 @@ import type { Payment } from '../../core/payments/payment.js';
 import { paymentStatuses } from '../../core/payments/status.js';
 import type { MerchantEnv } from '../auth.js';
 
-const isoTime = z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 timestamp with a UTC offset' }).transform((v) => Date.parse(v));
+const isoTime = z.iso
+  .datetime({ offset: true, error: 'Must be an ISO 8601 timestamp with a UTC offset' })
+  .transform((v) => Date.parse(v));
 
 export const listPaymentsQuerySchema = z.strictObject({
   status: z.enum(paymentStatuses).optional(),

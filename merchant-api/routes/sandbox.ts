@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
+import { requestHeader } from '../../api-kit/node-request.js';
 import { isValidAddress } from '../../core/catalog/catalog.js';
 import { sandboxMine, sandboxSend } from '../../core/chains/sandbox.js';
 import { chainKey } from '../../core/chains/types.js';
@@ -10,7 +11,6 @@ import { AppError, invalid } from '../../core/errors.js';
 import { numberToDecimalText, toUnits } from '../../core/money/decimal.js';
 import type { MerchantEnv } from '../auth.js';
 import { currencyCodeSchema } from '../schemas.js';
-import { requestHeader } from '../../api-kit/node-request.js';
 
 /** XRP destination tags are uint32: the catalog regex bounds the digits, this bounds the value. */
 function validExtraId(asset: { extraIdRegex: string | null; family: string }, extraId: string): boolean {
@@ -20,14 +20,20 @@ function validExtraId(asset: { extraIdRegex: string | null; family: string }, ex
 
 function requireTestMode(c: Context<MerchantEnv>): void {
   if (c.get('merchant').mode !== 'test') {
-    throw new AppError('BAD_REQUEST', 'Sandbox routes work with test-mode keys only (sk_test_...); live payments are paid on the real chain');
+    throw new AppError(
+      'BAD_REQUEST',
+      'Sandbox routes work with test-mode keys only (sk_test_...); live payments are paid on the real chain',
+    );
   }
 }
 
 export const sandboxTransferSchema = z.strictObject({
   currency: currencyCodeSchema,
   address: z.string().min(1).max(200),
-  amount: z.union([z.number().positive().finite(), z.string().regex(/^\d+(\.\d+)?$/, 'Must be a positive decimal amount')]),
+  amount: z.union([
+    z.number().positive().finite(),
+    z.string().regex(/^\d+(\.\d+)?$/, 'Must be a positive decimal amount'),
+  ]),
   extra_id: z.string().max(64).optional(),
 });
 
@@ -38,14 +44,35 @@ export function sandboxTransferHandler(deps: ApiDeps) {
     const { data } = await readJson(c, sandboxTransferSchema, deps.limits.bodyBytes);
     const asset = deps.catalog.get(data.currency);
     if (!asset) throw invalid('currency', `Unknown currency "${data.currency}"`);
-    if (!isValidAddress(asset, data.address)) throw invalid('address', `Not a valid ${asset.network} address for ${asset.code}`);
-    if (data.extra_id !== undefined && !validExtraId(asset, data.extra_id)) throw invalid('extra_id', 'Invalid destination tag / memo for this network');
+    if (!isValidAddress(asset, data.address))
+      throw invalid('address', `Not a valid ${asset.network} address for ${asset.code}`);
+    if (data.extra_id !== undefined && !validExtraId(asset, data.extra_id))
+      throw invalid('extra_id', 'Invalid destination tag / memo for this network');
     const text = typeof data.amount === 'number' ? numberToDecimalText(data.amount) : data.amount;
     const units = text === null ? null : toUnits(text, asset.decimals);
-    if (units === null || units <= 0n) throw invalid('amount', `Must be a positive amount with at most ${asset.decimals} decimals`);
-    const txid = await sandboxSend(deps.db, deps.clock, { asset, address: data.address, extraId: data.extra_id ?? null, units });
+    if (units === null || units <= 0n)
+      throw invalid('amount', `Must be a positive amount with at most ${asset.decimals} decimals`);
+    const txid = await sandboxSend(deps.db, deps.clock, {
+      asset,
+      address: data.address,
+      extraId: data.extra_id ?? null,
+      units,
+    });
     await deps.syncChain(chainKey('test', asset.network));
-    return ok(c, { txid, network: asset.network, currency: asset.code, address: data.address, extra_id: data.extra_id ?? null, amount: text, confirmations: 0 }, 'Transfer broadcast to the sandbox mempool', 201);
+    return ok(
+      c,
+      {
+        txid,
+        network: asset.network,
+        currency: asset.code,
+        address: data.address,
+        extra_id: data.extra_id ?? null,
+        amount: text,
+        confirmations: 0,
+      },
+      'Transfer broadcast to the sandbox mempool',
+      201,
+    );
   };
 }
 
@@ -58,10 +85,14 @@ export const sandboxBlocksSchema = z.strictObject({
 export function sandboxBlocksHandler(deps: ApiDeps) {
   return async (c: Context<MerchantEnv>) => {
     requireTestMode(c);
-    const { data } = requestHeader(c, 'content-length') === '0' || !requestHeader(c, 'content-type') ? { data: sandboxBlocksSchema.parse({}) } : await readJson(c, sandboxBlocksSchema, deps.limits.bodyBytes);
+    const { data } =
+      requestHeader(c, 'content-length') === '0' || !requestHeader(c, 'content-type')
+        ? { data: sandboxBlocksSchema.parse({}) }
+        : await readJson(c, sandboxBlocksSchema, deps.limits.bodyBytes);
     const networks = [...new Set(deps.catalog.list().map((a) => a.network))];
     const chosen = data.network ? networks.filter((n) => n === data.network?.toLowerCase()) : networks;
-    if (chosen.length === 0) throw invalid('network', `Unknown network "${data.network}"; one of ${networks.join(', ')}`);
+    if (chosen.length === 0)
+      throw invalid('network', `Unknown network "${data.network}"; one of ${networks.join(', ')}`);
     const heights: Record<string, number> = {};
     for (const n of chosen) {
       heights[n] = await sandboxMine(deps.db, deps.clock, n, data.count);

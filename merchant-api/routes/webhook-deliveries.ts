@@ -14,8 +14,8 @@ import {
   listDeliveries,
   redeliver,
 } from '../../core/webhooks/deliveries.js';
-import { sendTestEvent } from '../../core/webhooks/test-event.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
+import { sendTestEvent } from '../../core/webhooks/test-event.js';
 import type { MerchantEnv } from '../auth.js';
 import type { MerchantRoutes } from '../index.js';
 

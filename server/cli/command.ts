@@ -27,7 +27,9 @@ export function helpOf(c: Command): string {
   const lines = [`Usage: npm run -s admin -- ${c.name} [options]`, '', c.summary, '', 'Options:'];
   for (const [k, o] of Object.entries(c.options)) {
     const arg = o.type === 'string' ? ` <${k}>` : '';
-    lines.push(`  --${k}${arg}${o.multiple ? ' (repeatable)' : ''}${o.required ? ' (required)' : ''}  ${o.description}`);
+    lines.push(
+      `  --${k}${arg}${o.multiple ? ' (repeatable)' : ''}${o.required ? ' (required)' : ''}  ${o.description}`,
+    );
   }
   lines.push('  --help  Show this help');
   return lines.join('\n');
@@ -35,7 +37,8 @@ export function helpOf(c: Command): string {
 
 export function parseCommandArgs(c: Command, argv: string[]) {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' } };
-  for (const [k, o] of Object.entries(c.options)) options[k] = { type: o.type, ...(o.multiple ? { multiple: true } : {}) };
+  for (const [k, o] of Object.entries(c.options))
+    options[k] = { type: o.type, ...(o.multiple ? { multiple: true } : {}) };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: false, strict: true });
@@ -44,7 +47,8 @@ export function parseCommandArgs(c: Command, argv: string[]) {
   }
   const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
   if (!values.help) {
-    for (const [k, o] of Object.entries(c.options)) if (o.required && values[k] === undefined) throw new UsageError(`--${k} is required`);
+    for (const [k, o] of Object.entries(c.options))
+      if (o.required && values[k] === undefined) throw new UsageError(`--${k} is required`);
   }
   return values;
 }

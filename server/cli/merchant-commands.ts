@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { iso } from '../../core/clock.js';
-import { allowedOrigins, createMerchant, deactivateKey, getMerchant, listKeys, listMerchants, rotateKey, updateMerchant } from '../../core/merchants/merchants.js';
+import {
+  allowedOrigins,
+  createMerchant,
+  deactivateKey,
+  getMerchant,
+  listKeys,
+  listMerchants,
+  rotateKey,
+  updateMerchant,
+} from '../../core/merchants/merchants.js';
 import { webhookUrlProblem } from '../../core/webhooks/address-guard.js';
 import { type Command, UsageError } from './command.js';
 
@@ -26,12 +35,17 @@ function print(json: boolean, out: (l: string) => void, value: unknown, text: st
 export const merchantCommands: Command[] = [
   {
     name: 'merchant create',
-    summary: 'Creates a merchant with a secret key (sk_), a public drop-in key (dk_) and a webhook secret. Keys are printed once.',
+    summary:
+      'Creates a merchant with a secret key (sk_), a public drop-in key (dk_) and a webhook secret. Keys are printed once.',
     options: {
       name: { type: 'string', description: 'Display name', required: true },
       mode: { type: 'string', description: 'test (sandbox chain, fixed rates) or live', required: true },
       'webhook-url': { type: 'string', description: 'Where payment.updated webhooks go' },
-      'allowed-origin': { type: 'string', multiple: true, description: 'Origin allowed to use the drop-in (https://shop.example)' },
+      'allowed-origin': {
+        type: 'string',
+        multiple: true,
+        description: 'Origin allowed to use the drop-in (https://shop.example)',
+      },
       json: { type: 'boolean', description: 'Print one JSON object' },
     },
     async run(ctx, v) {
@@ -39,7 +53,9 @@ export const merchantCommands: Command[] = [
       const name = check(z.string().min(1).max(200), v.name, 'name');
       const webhookUrl = v['webhook-url'] === undefined ? null : check(urlSchema, v['webhook-url'], 'webhook-url');
       if (webhookUrl) await refuseUnsafeWebhook(webhookUrl, mode);
-      const origins = ((v['allowed-origin'] as string[] | undefined) ?? []).map((o) => check(originSchema, o, 'allowed-origin'));
+      const origins = ((v['allowed-origin'] as string[] | undefined) ?? []).map((o) =>
+        check(originSchema, o, 'allowed-origin'),
+      );
       const created = await createMerchant(ctx.db, ctx.clock, { name, mode, webhookUrl, allowedOrigins: origins });
       print(
         v.json === true,
@@ -73,7 +89,13 @@ export const merchantCommands: Command[] = [
         active: m.active === 1,
         created_at: iso(m.created_at),
       }));
-      print(v.json === true, ctx.out, rows, rows.map((r) => `${r.merchant_id}  ${r.mode}  ${r.name}  webhook=${r.webhook_url ?? '-'}`).join('\n') || '(no merchants)');
+      print(
+        v.json === true,
+        ctx.out,
+        rows,
+        rows.map((r) => `${r.merchant_id}  ${r.mode}  ${r.name}  webhook=${r.webhook_url ?? '-'}`).join('\n') ||
+          '(no merchants)',
+      );
     },
   },
   {
@@ -97,12 +119,19 @@ export const merchantCommands: Command[] = [
         patch.webhookUrl = url;
       }
       if (v['clear-webhook-url']) patch.webhookUrl = null;
-      if (v['allowed-origin'] !== undefined) patch.allowedOrigins = (v['allowed-origin'] as string[]).map((o) => check(originSchema, o, 'allowed-origin'));
+      if (v['allowed-origin'] !== undefined)
+        patch.allowedOrigins = (v['allowed-origin'] as string[]).map((o) => check(originSchema, o, 'allowed-origin'));
       if (v['clear-allowed-origins']) patch.allowedOrigins = [];
-      if (Object.keys(patch).length === 0) throw new UsageError('nothing to update: pass --webhook-url, --allowed-origin, ...');
+      if (Object.keys(patch).length === 0)
+        throw new UsageError('nothing to update: pass --webhook-url, --allowed-origin, ...');
       await updateMerchant(ctx.db, ctx.clock, id, patch);
       const m = await getMerchant(ctx.db, id);
-      print(v.json === true, ctx.out, { merchant_id: id, webhook_url: m?.webhook_url ?? null, allowed_origins: m ? allowedOrigins(m) : [] }, `updated ${id}`);
+      print(
+        v.json === true,
+        ctx.out,
+        { merchant_id: id, webhook_url: m?.webhook_url ?? null, allowed_origins: m ? allowedOrigins(m) : [] },
+        `updated ${id}`,
+      );
     },
   },
   {
@@ -144,7 +173,12 @@ export const merchantCommands: Command[] = [
     },
     async run(ctx, v) {
       const keys = (await listKeys(ctx.db, String(v.merchant))).map((k) => ({ ...k, active: k.active === 1 }));
-      print(v.json === true, ctx.out, keys, keys.map((k) => `${k.id}  ${k.kind}  ${k.prefix}...  ${k.active ? 'active' : 'inactive'}`).join('\n'));
+      print(
+        v.json === true,
+        ctx.out,
+        keys,
+        keys.map((k) => `${k.id}  ${k.kind}  ${k.prefix}...  ${k.active ? 'active' : 'inactive'}`).join('\n'),
+      );
     },
   },
 ];

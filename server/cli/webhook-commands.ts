@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import { isoOrNull } from '../../core/clock.js';
 import { generateWebhookSecret } from '../../core/merchants/keys.js';
 import { getMerchant, updateMerchant } from '../../core/merchants/merchants.js';
 import { deliveryStatuses, enableEndpoint, listDeliveries, redeliver } from '../../core/webhooks/deliveries.js';
+import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import { sendTestEvent } from '../../core/webhooks/test-event.js';
 import { type Command, UsageError } from './command.js';
 

@@ -26,7 +26,9 @@ export async function freshStoreUrl(): Promise<{ url: string; dispose: () => Pro
         // pg's pool.end() resolves while its sockets are still saying goodbye; dropping WITH (FORCE) at that moment
         // kills them and the client emits an unhandled 57P01. Give them up to 5 s to go by themselves first.
         for (let i = 0; i < 50; i++) {
-          const r = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          const r = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+            name,
+          ]);
           if ((r.rows[0]?.n ?? 0) === 0) break;
           await new Promise((res) => setTimeout(res, 100));
         }

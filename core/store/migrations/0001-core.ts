@@ -73,8 +73,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('valid_until', 'bigint', (c) => c.notNull())
     .addColumn('confirmed_at', 'bigint')
     .execute();
-  await db.schema.createIndex('payments_merchant_created').on('payments').columns(['merchant_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('payments_address').on('payments').columns(['network', 'pay_address', 'extra_id']).execute();
+  await db.schema
+    .createIndex('payments_merchant_created')
+    .on('payments')
+    .columns(['merchant_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('payments_address')
+    .on('payments')
+    .columns(['network', 'pay_address', 'extra_id'])
+    .execute();
   await db.schema.createIndex('payments_status_valid').on('payments').columns(['status', 'valid_until']).execute();
 
   await db.schema
@@ -134,7 +142,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('block_height', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('sandbox_transfers_block').on('sandbox_transfers').columns(['network', 'block_height']).execute();
+  await db.schema
+    .createIndex('sandbox_transfers_block')
+    .on('sandbox_transfers')
+    .columns(['network', 'block_height'])
+    .execute();
 
   await db.schema
     .createTable('idempotency_keys')
@@ -163,7 +175,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['payment_events', 'idempotency_keys', 'sandbox_transfers', 'sandbox_blocks', 'chain_blocks', 'chain_checkpoints', 'deposits', 'payments', 'api_keys', 'merchants']) {
+  for (const t of [
+    'payment_events',
+    'idempotency_keys',
+    'sandbox_transfers',
+    'sandbox_blocks',
+    'chain_blocks',
+    'chain_checkpoints',
+    'deposits',
+    'payments',
+    'api_keys',
+    'merchants',
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
 }

@@ -1,7 +1,7 @@
 import type { Migration } from 'kysely';
 import * as core from './0001-core.js';
-import * as xpubs from './0003-xpubs.js';
 import * as webhooks from './0002-webhooks.js';
+import * as xpubs from './0003-xpubs.js';
 import * as dropinSessions from './0004-dropin-sessions.js';
 import * as changeNotifications from './0005-change-notifications.js';
 import * as idempotencyPayment from './0006-idempotency-payment.js';
