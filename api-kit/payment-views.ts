@@ -1,10 +1,16 @@
-import type { Asset } from '../core/catalog/types.js';
+import type { Catalog } from '../core/catalog/catalog.js';
+import { pageToken } from '../core/checkout/page-token.js';
 import { iso, isoOrNull } from '../core/clock.js';
 import { Decimal } from '../core/money/decimal.js';
-import { actuallyPaidText, type Payment, payAmountText, paymentStateFields } from '../core/payments/payment.js';
+import {
+  actuallyPaidText,
+  type Payment,
+  payAmountText,
+  paymentAsset,
+  paymentStateFields,
+} from '../core/payments/payment.js';
 import { qrSvgDataUrl } from '../core/qr/encode.js';
-import { paymentUris } from '../core/qr/payment-uri.js';
-import { pageToken } from './page-token.js';
+import { type PaymentUris, paymentUris } from '../core/qr/payment-uri.js';
 
 /**
  * Representations of a payment for the API (spec 2.3). One builder per shape; every amount is a `Decimal`
@@ -19,8 +25,10 @@ export const integrationRecommendations = [
   'Expire the checkout UI at expires_at; if the customer retries after that, create a new payment.',
 ];
 
-export function paymentQr(p: Payment, asset: Asset) {
-  const uris = paymentUris({
+/** The payment URIs of a payment (DESIGN.md money rules): without the amount, and with it. */
+export function paymentUrisOf(catalog: Catalog, p: Payment): PaymentUris {
+  const asset = paymentAsset(catalog, p);
+  return paymentUris({
     family: asset.family,
     network: p.network,
     address: p.pay_address,
@@ -30,6 +38,11 @@ export function paymentQr(p: Payment, asset: Asset) {
     smartContract: p.smart_contract,
     chainId: asset.chainId,
   });
+}
+
+/** The qr group of POST /payments (spec 2.3): both URIs and a scalable SVG of each. */
+export function paymentQr(catalog: Catalog, p: Payment) {
+  const uris = paymentUrisOf(catalog, p);
   return {
     payload: uris.payload,
     amount_payload: uris.amountPayload,
@@ -49,7 +62,7 @@ function urls(p: Payment, publicUrl: string, pageSecret?: string) {
 }
 
 /** POST /payments (201): payment, customer, pricing, blockchain, qr, merchant_reference, integration_recommendations. */
-export function directPaymentView(p: Payment, asset: Asset, publicUrl: string, pageSecret?: string) {
+export function directPaymentView(p: Payment, catalog: Catalog, publicUrl: string, pageSecret?: string) {
   const payAmount = new Decimal(payAmountText(p));
   return {
     payment: {
@@ -85,7 +98,7 @@ export function directPaymentView(p: Payment, asset: Asset, publicUrl: string, p
       smart_contract: p.smart_contract,
       network_precision: p.precision,
     },
-    qr: paymentQr(p, asset),
+    qr: paymentQr(catalog, p),
     merchant_reference: { order_id: p.order_id ?? '', order_description: p.order_description ?? '' },
     integration_recommendations: integrationRecommendations,
   };

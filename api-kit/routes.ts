@@ -1,22 +1,27 @@
-import type { Context, Handler, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { AppError } from '../core/errors.js';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
 /**
- * Registers handlers for one path and answers 405 (with `Allow`) for any other method on it, so a wrong verb is
- * told apart from a wrong path.
+ * Answers 405 (with `Allow`) on every registered path for the methods it does not serve, and 204 to OPTIONS, so a
+ * wrong verb is told apart from a wrong path. Call after every route of `app` is registered: it reads them back.
  */
 // biome-ignore lint/suspicious/noExplicitAny: Hono's env generics vary per sub-app
-export function route<A extends Hono<any>>(app: A, path: string, handlers: Partial<Record<Method, Handler>>): void {
-  const methods = Object.keys(handlers) as Method[];
-  for (const m of methods) app.on(m, path, handlers[m] as Handler);
-  const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-  app.all(path, (c: Context) => {
-    if (c.req.method === 'OPTIONS') return c.body(null, 204, { allow });
-    throw new AppError(
-      'METHOD_NOT_ALLOWED',
-      `Method ${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}`,
-    );
-  });
+export function answerOtherMethods(app: Hono<any>): void {
+  const methods = new Map<string, Set<string>>();
+  for (const r of app.routes) {
+    if (r.method === 'ALL') continue; // middleware
+    const set = methods.get(r.path) ?? new Set<string>();
+    set.add(r.method);
+    methods.set(r.path, set);
+  }
+  for (const [path, set] of methods) {
+    const allow = [...set, ...(set.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+    app.all(path, (c) => {
+      if (c.req.method === 'OPTIONS') return c.body(null, 204, { allow });
+      throw new AppError(
+        'METHOD_NOT_ALLOWED',
+        `Method ${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}`,
+      );
+    });
+  }
 }

@@ -7,7 +7,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { Payment } from '../core/payments/payment.js';
 import { loadConfig } from '../server/config.js';
 import { buildService } from '../server/service.js';
 
@@ -44,9 +43,11 @@ async function main(): Promise<void> {
       }
     }
   };
-  service.changes.on('changed', (ps: Payment[]) => {
+  service.deps.changes.subscribe((changes) => {
     const t = Date.now();
-    for (const p of ps) if (p.status === 'finished' && finishedAt[p.id] === undefined) finishedAt[p.id] = t;
+    for (const { payment: p } of changes) {
+      if (p.status === 'finished' && finishedAt[p.id] === undefined) finishedAt[p.id] = t;
+    }
   });
   service.start();
 

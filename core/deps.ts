@@ -4,10 +4,9 @@ import type { Catalog } from './catalog/catalog.js';
 import type { ChainRegistry } from './chains/registry.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './log.js';
-import type { KeyMatch } from './merchants/merchants.js';
-import type { Payment } from './payments/payment.js';
+import type { KeyCache } from './merchants/key-cache.js';
+import type { PaymentChanges } from './payments/changes.js';
 import type { RateProvider } from './pricing/types.js';
-import type { ReadCache } from './store/read-cache.js';
 import type { Database } from './store/schema.js';
 
 export type Mode = 'test' | 'live';
@@ -22,11 +21,10 @@ export interface CoreDeps {
   chains: ChainRegistry;
   rates: Record<Mode, RateProvider>;
   allocators: Record<Mode, AddressAllocator>;
-  /** Rows read on every request, kept exact by the store's change signals (core/store/read-cache.ts). */
-  caches: {
-    keys: ReadCache<KeyMatch>;
-    payments: ReadCache<Payment>;
-  };
+  /** The presented-key cache (core/merchants/key-cache.ts); key and merchant writes in this process empty it. */
+  keys: KeyCache;
+  /** Payment changes of this process, published after they commit (core/payments/changes.ts). */
+  changes: PaymentChanges;
   settings: {
     publicUrl: string;
     ttlSeconds: number;

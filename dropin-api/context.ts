@@ -1,21 +1,11 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { requestHeader } from '../api-kit/node-request.js';
-import { pageTokenValid } from '../api-kit/page-token.js';
 import type { RateLimiter } from '../api-kit/rate-limit.js';
+import { type Checkout, checkoutId, resolveCheckout } from '../core/checkout/checkout.js';
 import { AppError } from '../core/errors.js';
-import { findMerchantByKey, getMerchant, type Merchant } from '../core/merchants/merchants.js';
-import type { Payment } from '../core/payments/payment.js';
+import { findMerchantByKey, type Merchant } from '../core/merchants/merchants.js';
 import { assertOrigin } from './origins.js';
-import { type DropinSession, findSessionByToken } from './sessions.js';
-
-/**
- * What a session token opens: a drop-in session (`cs_...`, created with a `dk_` key), or a hosted page
- * (`pt_{payment_id}.{page token}`, from `hosted_payment_url`). Both read and pay exactly one checkout.
- */
-export type Checkout =
-  | { kind: 'session'; token: string; merchant: Merchant; session: DropinSession }
-  | { kind: 'hosted'; token: string; merchant: Merchant; payment: Payment };
 
 export type DropinEnv = { Variables: { merchant: Merchant; checkout: Checkout; requestId: string } };
 
@@ -48,7 +38,7 @@ export function requirePublicKey(x: DropinCtx): MiddlewareHandler<DropinEnv> {
     if (!key) throw new AppError('UNAUTHORIZED', 'Missing public key: send Authorization: Bearer dk_...');
     if (key.startsWith('sk_')) throw new AppError('UNAUTHORIZED', SECRET_KEY_MESSAGE);
     if (!key.startsWith('dk_')) throw new AppError('UNAUTHORIZED', 'Invalid public key: drop-in keys start with dk_');
-    const found = await findMerchantByKey(x.deps.db, key, x.deps.caches.keys);
+    const found = await findMerchantByKey(x.deps.db, key, x.deps.keys);
     if (found?.kind !== 'public') throw new AppError('UNAUTHORIZED', 'Invalid or inactive public key');
     x.limiter.take(`public-key:${found.merchant.id}`, PUBLIC_KEY_CEILING);
     assertOrigin(found.merchant, requestHeader(c, 'origin'), x.selfOrigins());
@@ -72,29 +62,6 @@ export function requireCheckout(x: DropinCtx): MiddlewareHandler<DropinEnv> {
     c.set('checkout', checkout);
     await next();
   };
-}
-
-/** What a checkout is known by inside the service (never its token, which is a capability): session or payment id. */
-export function checkoutId(x: Checkout): string {
-  return x.kind === 'session' ? x.session.id : x.payment.id;
-}
-
-export async function resolveCheckout(deps: ApiDeps, token: string): Promise<Checkout | null> {
-  if (token.length > 200) return null;
-  if (token.startsWith('cs_')) {
-    const session = await findSessionByToken(deps.db, token);
-    if (!session || session.expires_at <= deps.clock.now()) return null;
-    const merchant = await getMerchant(deps.db, session.merchant_id);
-    if (merchant?.active !== 1) return null;
-    return { kind: 'session', token, merchant, session };
-  }
-  const m = /^pt_([a-z0-9_]{1,64})\.([A-Za-z0-9_-]{32})$/.exec(token);
-  if (!m?.[1] || !m[2] || !pageTokenValid(m[1], m[2], deps.settings.pageSecret)) return null;
-  const payment = await deps.db.selectFrom('payments').selectAll().where('id', '=', m[1]).executeTakeFirst();
-  if (!payment) return null;
-  const merchant = await getMerchant(deps.db, payment.merchant_id);
-  if (merchant?.active !== 1) return null;
-  return { kind: 'hosted', token, merchant, payment };
 }
 
 function bearer(c: Context): string | undefined {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import { listMerchants, rotateKey } from '../core/merchants/merchants.js';
 import type { Database } from '../core/store/schema.js';
-import { getSetting, putSetting } from './settings.js';
+import { getSetting, putSetting } from '../core/store/settings.js';
 
 const DEMO_KEY = 'demo_public_key';
 export const DEMO_MERCHANT_NAME = 'Demo store';

@@ -1,20 +1,18 @@
-import type { EventEmitter } from 'node:events';
 import { type Context, Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { RateLimiter } from '../api-kit/rate-limit.js';
-import { route } from '../api-kit/routes.js';
+import { answerOtherMethods } from '../api-kit/routes.js';
 import { type DropinCtx, type DropinEnv, requireCheckout, requirePublicKey } from './context.js';
 import { dropinCors } from './cors.js';
 import { gzipJson } from './gzip-json.js';
-import { chooseCurrencyHandler } from './routes/choose-currency.js';
-import { createSessionHandler } from './routes/create-session.js';
-import { listCurrenciesHandler, sessionCurrenciesHandler } from './routes/currencies.js';
-import { eventsHandler } from './routes/events.js';
-import { readSessionHandler } from './routes/read-session.js';
-import { simulateHandler } from './routes/simulate.js';
+import { registerChooseCurrency } from './routes/choose-currency.js';
+import { registerCreateSession } from './routes/create-session.js';
+import { registerCurrencies } from './routes/currencies.js';
+import { registerEvents } from './routes/events.js';
+import { registerReadSession } from './routes/read-session.js';
+import { registerSimulate } from './routes/simulate.js';
 
 export interface DropinApiOptions {
-  changes: EventEmitter;
   clientAddress: (c: Context) => string;
   /** Origins of the service's own pages (hosted page, demo): PUBLIC_URL's. */
   selfOrigins: () => string[];
@@ -39,12 +37,12 @@ export function createDropinApi(deps: ApiDeps, o: DropinApiOptions): Hono<Dropin
   app.use('/sessions/:token', requireCheckout(x));
   app.use('/sessions/:token/*', requireCheckout(x));
 
-  route(app, '/sessions', { POST: createSessionHandler(deps, o.clientAddress) });
-  route(app, '/currencies', { GET: listCurrenciesHandler(deps) });
-  route(app, '/sessions/:token', { GET: readSessionHandler(deps) });
-  route(app, '/sessions/:token/currencies', { GET: sessionCurrenciesHandler(deps) });
-  route(app, '/sessions/:token/payment', { POST: chooseCurrencyHandler(deps, o.clientAddress) });
-  route(app, '/sessions/:token/events', { GET: eventsHandler(deps, o.changes, o.clientAddress) });
-  route(app, '/sessions/:token/simulate', { POST: simulateHandler(deps) });
+  registerCreateSession(app, deps, o.clientAddress);
+  registerCurrencies(app, deps);
+  registerReadSession(app, deps);
+  registerChooseCurrency(app, deps, o.clientAddress);
+  registerEvents(app, deps, o.clientAddress);
+  registerSimulate(app, deps);
+  answerOtherMethods(app);
   return app;
 }

@@ -1,9 +1,9 @@
-import type { EventEmitter } from 'node:events';
 import type { Context, Hono } from 'hono';
 import { clientAddress } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
-import { pageTokenValid } from '../api-kit/page-token.js';
+import { pageTokenValid } from '../core/checkout/page-token.js';
 import { PUBLIC_DIR } from '../core/paths.js';
+import { findPayment } from '../core/payments/store.js';
 import { demoPublicKey } from './demo.js';
 import { hostedPageHtml, invalidPageHtml } from './hosted-page.js';
 import { createDropinApi } from './index.js';
@@ -13,11 +13,11 @@ import { staticFiles } from './static-files.js';
  * Everything browser-facing: the drop-in API, the hosted payment page, the demo storefront's config and the
  * static files of public/ (the built drop-in, the demo, asset icons).
  */
-export function mountDropin(app: Hono, deps: ApiDeps, changes: EventEmitter): void {
+export function mountDropin(app: Hono, deps: ApiDeps): void {
   // The service's own pages (hosted page, demo) are at PUBLIC_URL, never at whatever a request's Host header says:
   // a Host-derived origin would let any page that sends a matching Host pass as "self".
   const selfOrigins = () => [new URL(deps.settings.publicUrl).origin];
-  app.route('/api/dropin/v1', createDropinApi(deps, { changes, clientAddress, selfOrigins }));
+  app.route('/api/dropin/v1', createDropinApi(deps, { clientAddress, selfOrigins }));
 
   const files = staticFiles(PUBLIC_DIR, { maxAge: 300 });
   // Asset icons (GET /currencies `icon_url`) never change under one name, so browsers may keep them a day.
@@ -46,9 +46,7 @@ export function mountDropin(app: Hono, deps: ApiDeps, changes: EventEmitter): vo
     const id = c.req.param('payment_id');
     const t = c.req.query('t') ?? '';
     const known = /^[a-z0-9_]{1,64}$/.test(id) && pageTokenValid(id, t, deps.settings.pageSecret);
-    const exists =
-      known &&
-      (await deps.db.selectFrom('payments').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    const exists = known && (await findPayment(deps.db, id)) !== undefined;
     // Content-Security-Policy, nosniff and frame rules come with every response (api-kit/security-headers.ts).
     const headers = {
       'content-type': 'text/html; charset=utf-8',

@@ -1,10 +1,11 @@
 import type { ApiDeps } from '../api-kit/deps.js';
-import { pageToken } from '../api-kit/page-token.js';
-import { paymentQr } from '../api-kit/payment-views.js';
+import { paymentUrisOf } from '../api-kit/payment-views.js';
+import type { Checkout } from '../core/checkout/checkout.js';
+import { pageToken } from '../core/checkout/page-token.js';
 import { iso, isoOrNull } from '../core/clock.js';
 import { fromUnits } from '../core/money/decimal.js';
+import { confirmationProgress } from '../core/payments/deposits.js';
 import { actuallyPaidText, type Payment, payAmountText } from '../core/payments/payment.js';
-import type { Checkout } from './context.js';
 import { qrPngDataUrl } from './qr-png.js';
 
 /** The hosted-page session token of a payment: what `/pay/{id}?t=...` hands to the page. */
@@ -13,46 +14,36 @@ export function hostedToken(deps: ApiDeps, paymentId: string): string {
 }
 
 /**
- * Confirmations of the deposits still short of the required count (the least confirmed one), so the popup can
- * say "1 of 2". All confirmed, or finished: the required count; nothing seen yet: 0.
+ * What a payment's QR should ask for now: the whole amount, or, once partly paid, what is left, so scanning again
+ * never pays the whole amount twice.
  */
-async function confirmations(deps: ApiDeps, p: Payment): Promise<{ count: number; required: number }> {
-  const key = deps.chains.chainKeyOf(p);
-  const required = deps.chains.requiredConfirmations(key);
-  if (p.status === 'finished') return { count: required, required };
-  const deposits = await deps.db
-    .selectFrom('deposits')
-    .select(['block_height'])
-    .where('payment_id', '=', p.id)
-    .where('removed', '=', 0)
-    .where('late', '=', 0)
-    .execute();
-  if (deposits.length === 0) return { count: 0, required };
-  const head = (await deps.chains.headOf(key)) ?? 0;
-  let least = required;
-  for (const d of deposits) {
-    const n = d.block_height === null ? 0 : Math.max(0, head - d.block_height + 1);
-    least = Math.min(least, n);
-  }
-  return { count: least, required };
+export function checkoutPaymentUri(deps: ApiDeps, p: Payment): string {
+  const due = BigInt(p.pay_amount_units);
+  const paid = BigInt(p.actually_paid_units);
+  const left = paid > 0n && paid < due ? due - paid : null;
+  return paymentUrisOf(deps.catalog, left === null ? p : { ...p, pay_amount_units: left.toString() }).amountPayload;
+}
+
+/** The QR image of a payment URI, rendered once for each URI a caller sees in turn (`render` keeps the last). */
+export function qrRenderer(): (uri: string) => string {
+  let last = { uri: '', image: '' };
+  return (uri) => {
+    if (uri !== last.uri) last = { uri, image: qrPngDataUrl(uri) };
+    return last.image;
+  };
 }
 
 /**
  * The payment as the popup shows it and hands to the merchant's callbacks, and no more: what the catalog says
- * about the asset (its name, precision, icon) is in GET /currencies, the merchant API has the rest, and every
- * byte here counts against the popup's 15 KB to the QR. Exact amounts as decimal strings (a JSON number would reach the browser as a
- * double and could print as 1e-7; these are the same digits as the merchant API and the QR),
- * the QR image as the server's data URL (no QR encoder ships to the browser; a 1-bit PNG, the smallest form),
- * confirmations and what is left.
+ * about the asset (its name, precision, icon) is in GET /currencies, the merchant API has the rest. Exact amounts
+ * as decimal strings (a JSON number would reach the browser as a double and could print as 1e-7; these are the
+ * same digits as the merchant API and the QR), the QR image as the server's 1-bit PNG data URL (no QR encoder ships
+ * to the browser), confirmations and what is left. `qrImage` renders the URI's image (a stream keeps the last one).
  */
-export async function checkoutPaymentView(deps: ApiDeps, p: Payment) {
-  const asset = deps.catalog.get(p.pay_currency);
-  if (!asset) throw new Error(`asset ${p.pay_currency} left the catalog`);
+export async function checkoutPaymentView(deps: ApiDeps, p: Payment, qrImage: (uri: string) => string = qrPngDataUrl) {
   const due = BigInt(p.pay_amount_units);
   const paid = BigInt(p.actually_paid_units);
-  // Partly paid: the QR and wallet link ask for what is left, so scanning again never pays the whole amount twice.
-  const left = paid >= due ? 0n : due - paid;
-  const qr = paymentQr(paid > 0n && left > 0n ? { ...p, pay_amount_units: left.toString() } : p, asset);
+  const uri = checkoutPaymentUri(deps, p);
   return {
     payment_id: p.id,
     payment_status: p.status,
@@ -65,12 +56,12 @@ export async function checkoutPaymentView(deps: ApiDeps, p: Payment) {
     pay_address: p.pay_address,
     extra_id: p.extra_id,
     actually_paid: actuallyPaidText(p),
-    remaining_amount: fromUnits(left, p.decimals),
-    confirmations: await confirmations(deps, p),
+    remaining_amount: fromUnits(paid >= due ? 0n : due - paid, p.decimals),
+    confirmations: await confirmationProgress(deps.db, deps.chains, p),
     order_id: p.order_id,
     expires_at: iso(p.expires_at),
     confirmed_at: isoOrNull(p.confirmed_at),
-    qr: { payment_uri: qr.amount_payload, code_url: qrPngDataUrl(qr.amount_payload) },
+    qr: { payment_uri: uri, code_url: qrImage(uri) },
     success_url: p.success_url,
     cancel_url: p.cancel_url,
   };
@@ -80,8 +71,7 @@ export type CheckoutPaymentView = Awaited<ReturnType<typeof checkoutPaymentView>
 
 /**
  * The checkout (what is being bought, from whom) as the popup's header shows it, and nothing else: not the token,
- * nor the customer's details or the merchant's reference, which the popup does not show. Every byte here counts
- * against the popup's 15 KB to the QR.
+ * nor the customer's details or the merchant's reference, which the popup does not show.
  */
 export function checkoutView(x: Checkout) {
   const { price_amount, price_currency } = x.kind === 'session' ? x.session : x.payment;
@@ -91,13 +81,4 @@ export function checkoutView(x: Checkout) {
     amount: price_amount,
     currency: price_currency,
   };
-}
-
-/** The payment a checkout currently shows, if any. */
-export async function currentPayment(deps: ApiDeps, x: Checkout): Promise<Payment | null> {
-  if (x.kind === 'hosted') return x.payment;
-  if (!x.session.payment_id) return null;
-  return (
-    (await deps.db.selectFrom('payments').selectAll().where('id', '=', x.session.payment_id).executeTakeFirst()) ?? null
-  );
 }

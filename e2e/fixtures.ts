@@ -1,9 +1,9 @@
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import type { Clock } from '../core/clock.js';
+import { type Received, startReceiver } from '../core/webhooks/testing/receiver.js';
 import { rememberDemoKey } from '../dropin-api/demo.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 import { startShop } from './shop-server.js';
-import { type ReceivedEvent, startWebhookReceiver } from './webhook-receiver.js';
 
 /** The service's clock: real time plus an offset a test may move (expiry), reset after each test. */
 export class OffsetClock implements Clock {
@@ -17,7 +17,8 @@ export interface World {
   service: TestService;
   clock: OffsetClock;
   shopUrl: string;
-  webhooks: ReceivedEvent[];
+  /** What the merchant's webhook endpoint received, each with its signature checked by node:crypto. */
+  webhooks: Received[];
 }
 
 type WorkerFixtures = { world: World };
@@ -31,7 +32,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   world: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
     async ({}, use) => {
-      const receiver = await startWebhookReceiver();
+      // The merchant's endpoint; its secret is known once the merchant exists.
+      const receiver = await startReceiver('');
       const clock = new OffsetClock();
       // The real service: real HTTP, a fresh SQLite file, watchers, expiry sweep and webhook dispatch running.
       const service = await startTestService({
@@ -40,11 +42,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         webhookUrl: receiver.url,
         env: { EXPIRY_SWEEP_MS: '250', LOG_LEVEL: 'silent' },
       });
-      receiver.setSecret(service.merchant.webhook_secret);
+      receiver.secret = service.merchant.webhook_secret;
       // The demo storefront runs on this worker's merchant, as `npm start` sets it up for the demo merchant.
       await rememberDemoKey(service.service.deps.db, service.merchant.public_key);
       const shop = await startShop(service.url);
-      await use({ service, clock, shopUrl: shop.url, webhooks: receiver.events });
+      await use({ service, clock, shopUrl: shop.url, webhooks: receiver.received });
       await shop.close();
       await service.close();
       await receiver.close();

@@ -27,7 +27,7 @@ export function requireSecretKey(
         'Public drop-in keys (dk_) only work on /api/dropin/v1; use your secret key (sk_) on /api/v1',
       );
     }
-    const found = await findMerchantByKey(deps.db, key, deps.caches.keys);
+    const found = await findMerchantByKey(deps.db, key, deps.keys);
     if (found?.kind !== 'secret') throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key');
     limiter.take(`merchant:${found.merchant.id}`);
     c.set('merchant', found.merchant);

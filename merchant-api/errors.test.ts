@@ -36,13 +36,14 @@ describe('auth (401)', () => {
     expect(dk.status).toBe(401);
     expect(dk.json.message).toMatch(/dropin/);
 
-    const db = t.service.deps.db;
-    const fresh = await rotateKey(db, t.service.deps.clock, t.merchant.merchant_id, 'secret');
+    // Key writes made by the service itself (as the dashboard will) pass its key cache: they apply at once.
+    const { db, clock, keys } = t.service.deps;
+    const fresh = await rotateKey(db, clock, t.merchant.merchant_id, 'secret', keys);
     expect((await t.api('/api/v1/currencies', { key: fresh })).status).toBe(200);
     expect((await t.api('/api/v1/currencies', { key: t.merchant.secret_key })).status).toBe(401); // rotated away
-    await deactivateKey(db, t.service.deps.clock, fresh);
+    await deactivateKey(db, clock, fresh, keys);
     expect((await t.api('/api/v1/currencies', { key: fresh })).status).toBe(401);
-    t.merchant.secret_key = await rotateKey(db, t.service.deps.clock, t.merchant.merchant_id, 'secret');
+    t.merchant.secret_key = await rotateKey(db, clock, t.merchant.merchant_id, 'secret', keys);
   });
 
   it('stores keys only as hashes', async () => {

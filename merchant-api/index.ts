@@ -1,36 +1,44 @@
 import { type Context, Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { RateLimiter } from '../api-kit/rate-limit.js';
-import { route } from '../api-kit/routes.js';
+import { answerOtherMethods } from '../api-kit/routes.js';
 import { type MerchantEnv, requireSecretKey } from './auth.js';
-import { balancesHandler } from './routes/balances.js';
-import { estimateHandler, listCurrenciesHandler, minimumAmountHandler } from './routes/catalog.js';
-import { creationHandler } from './routes/create-payment.js';
-import { getPaymentHandler, listPaymentsHandler } from './routes/read-payments.js';
-import { sandboxBlocksHandler, sandboxTransferHandler } from './routes/sandbox.js';
+import { registerBalances } from './routes/balances.js';
+import { registerCreatePayment } from './routes/create-payment.js';
+import { registerEstimate } from './routes/estimate.js';
+import { registerGetDelivery } from './routes/get-delivery.js';
+import { registerGetPayment } from './routes/get-payment.js';
+import { registerListCurrencies } from './routes/list-currencies.js';
+import { registerListDeliveries } from './routes/list-deliveries.js';
+import { registerListPayments } from './routes/list-payments.js';
+import { registerMinimumAmount } from './routes/minimum-amount.js';
+import { registerRedeliver } from './routes/redeliver.js';
+import { registerSandboxBlocks } from './routes/sandbox-blocks.js';
+import { registerSandboxTransfers } from './routes/sandbox-transfers.js';
+import { registerSendTestEvent } from './routes/send-test-event.js';
+import { registerWebhookEndpoint } from './routes/webhook-endpoint.js';
 
-/** Extra routes other parts of the service mount on /api/v1 (webhook deliveries, ...), behind the same auth. */
-export type MerchantRoutes = (app: Hono<MerchantEnv>) => void;
-
-/** The merchant API under /api/v1 (spec section 4), secret `sk_` keys only. */
-export function createMerchantApi(
-  deps: ApiDeps,
-  clientAddress: (c: Context) => string,
-  extra: MerchantRoutes[] = [],
-): Hono<MerchantEnv> {
+/** The merchant API under /api/v1 (spec section 4), secret `sk_` keys only. One route per file in routes/. */
+export function createMerchantApi(deps: ApiDeps, clientAddress: (c: Context) => string): Hono<MerchantEnv> {
   const app = new Hono<MerchantEnv>();
   const limiter = new RateLimiter(deps.limits.ratePerSecond, () => deps.clock.now());
   app.use('*', requireSecretKey(deps, limiter, clientAddress));
 
-  route(app, '/balances', { GET: balancesHandler(deps) });
-  route(app, '/currencies', { GET: listCurrenciesHandler(deps) });
-  route(app, '/minimum-amount', { GET: minimumAmountHandler(deps) });
-  route(app, '/estimate', { GET: estimateHandler(deps) });
-  route(app, '/payments', { GET: listPaymentsHandler(deps), POST: creationHandler(deps, 'direct', clientAddress) });
-  route(app, '/payment-links', { POST: creationHandler(deps, 'link', clientAddress) });
-  route(app, '/payments/:payment_id', { GET: getPaymentHandler(deps) });
-  route(app, '/sandbox/transfers', { POST: sandboxTransferHandler(deps) });
-  route(app, '/sandbox/blocks', { POST: sandboxBlocksHandler(deps) });
-  for (const register of extra) register(app);
+  registerListCurrencies(app, deps);
+  registerMinimumAmount(app, deps);
+  registerEstimate(app, deps);
+  registerBalances(app, deps);
+  registerCreatePayment(app, deps, clientAddress);
+  registerListPayments(app, deps);
+  registerGetPayment(app, deps);
+  registerSandboxTransfers(app, deps);
+  registerSandboxBlocks(app, deps);
+  registerListDeliveries(app, deps);
+  // Before `/webhook-deliveries/:delivery_id`, which would otherwise take `test` for an id.
+  registerSendTestEvent(app, deps);
+  registerGetDelivery(app, deps);
+  registerRedeliver(app, deps);
+  registerWebhookEndpoint(app, deps);
+  answerOtherMethods(app);
   return app;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant } from '../core/merchants/merchants.js';
-import { decodeQrDataUrl } from '../core/qr/decode-for-tests.js';
+import { decodeQrDataUrl } from '../core/qr/testing/decode.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 
 let t: TestService;

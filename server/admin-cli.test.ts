@@ -72,7 +72,7 @@ describe('admin CLI', () => {
     expect(keys).toHaveLength(2);
     expect(JSON.stringify(keys)).not.toContain(created.secret_key);
 
-    // Rotation in one process takes effect in another at once.
+    // Rotation and deactivation by the CLI, on the store a service would share.
     const { DATABASE_URL: _, ...env } = process.env;
     void env;
     const rotated = JSON.parse(
@@ -94,15 +94,30 @@ describe('admin CLI', () => {
     expect(overview.stdout).toMatch(/merchant create/);
   }, 60_000);
 
-  it('a key deactivated by the CLI gets 401 from a running service at once', async () => {
-    t = await startTestService();
-    const key = t.merchant.secret_key;
-    expect((await t.api('/api/v1/currencies')).status).toBe(200);
-    const url = t.service.config.DATABASE_URL;
-    const r = await run('npx', ['tsx', 'server/admin-cli.ts', 'key', 'deactivate', '--key', key], {
-      env: { ...process.env, DATABASE_URL: url },
+  it('a key deactivated by the CLI (another process) gets 401 from a running service within KEY_CACHE_MS', async () => {
+    const bound = 1500;
+    t = await startTestService({ env: { KEY_CACHE_MS: String(bound) } });
+    const service = t;
+    // A client calls all along, so the key stays in the service's cache while the CLI works.
+    let refusedAt = 0;
+    let calling = true;
+    const calls = (async () => {
+      while (calling) {
+        if ((await service.api('/api/v1/currencies')).status === 401) {
+          refusedAt = Date.now();
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    const r = await run('npx', ['tsx', 'server/admin-cli.ts', 'key', 'deactivate', '--key', t.merchant.secret_key], {
+      env: { ...process.env, DATABASE_URL: t.service.config.DATABASE_URL },
     });
+    const deactivatedAt = Date.now();
     expect(r.stdout).toMatch(/deactivated/);
-    expect((await t.api('/api/v1/currencies')).status).toBe(401);
+    await Promise.race([calls, new Promise((r) => setTimeout(r, bound + 2000))]);
+    calling = false;
+    expect(refusedAt).toBeGreaterThan(0);
+    expect(refusedAt - deactivatedAt).toBeLessThan(bound + 500);
   }, 60_000);
 });

@@ -8,14 +8,8 @@ import { requestHeader } from '../api-kit/node-request.js';
 import { securityHeaders } from '../api-kit/security-headers.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { createMerchantApi, type MerchantRoutes } from '../merchant-api/index.js';
-
-export interface AppOptions {
-  /** Extra routes on /api/v1 (mounted behind merchant auth). */
-  merchantRoutes?: MerchantRoutes[];
-  /** Mounts more sub-apps (drop-in API, hosted pages, static files). */
-  mount?: (app: Hono) => void;
-}
+import { mountDropin } from '../dropin-api/mount.js';
+import { createMerchantApi } from '../merchant-api/index.js';
 
 // Request ids need to be unique, not secret: a random per-process prefix and a counter cost nothing per request.
 const requestIdPrefix = newId('req', 10);
@@ -26,10 +20,11 @@ function nextRequestId(): string {
 }
 
 /**
- * Composition of the HTTP surface: every failure, from any layer, renders through one error handler in the spec's
- * envelope; unknown paths are 404 in the same envelope.
+ * Composition of the HTTP surface: the merchant API, and everything browser-facing (drop-in API, hosted page, demo,
+ * static files). Every failure, from any layer, renders through one error handler in the spec's envelope; unknown
+ * paths are 404 in the same envelope.
  */
-export function createApp(deps: ApiDeps, opts: AppOptions = {}): Hono {
+export function createApp(deps: ApiDeps): Hono {
   const app = new Hono();
   const secure = securityHeaders(new URL(deps.settings.publicUrl).origin);
   app.use('*', async (c, next) => {
@@ -49,7 +44,7 @@ export function createApp(deps: ApiDeps, opts: AppOptions = {}): Hono {
     return json(c, { success: true, message: 'OK', data: { status: 'ok', store: deps.dialect } });
   });
 
-  app.route('/api/v1', createMerchantApi(deps, clientAddress, opts.merchantRoutes));
-  opts.mount?.(app);
+  app.route('/api/v1', createMerchantApi(deps, clientAddress));
+  mountDropin(app, deps);
   return app;
 }

@@ -18,6 +18,8 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_SECOND: intFrom(100),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   BODY_LIMIT_BYTES: intFrom(64 * 1024, 1024),
+  /** Longest a key or merchant change made by another process (the admin CLI) goes unseen by this one. */
+  KEY_CACHE_MS: intFrom(1000),
   /** Milliseconds a client has to send a request's head, and its whole request (server/http-server.ts). */
   HEADERS_TIMEOUT_MS: intFrom(10_000, 100),
   REQUEST_TIMEOUT_MS: intFrom(30_000, 100),

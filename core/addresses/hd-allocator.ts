@@ -9,7 +9,6 @@ import { getXpub } from './xpubs.js';
  * never share an index and an index whose payment rolled back is skipped, never handed out twice.
  */
 export const hdAllocator: AddressAllocator = {
-  writes: true,
   async allocate(trx, merchant, asset) {
     if (asset.family !== 'evm') throw invalid('currency', `Live payments in ${asset.code} are not supported yet`);
     const xpub = await getXpub(trx, merchant.id, asset.family);

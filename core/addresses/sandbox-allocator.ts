@@ -7,7 +7,6 @@ import type { AddressAllocator } from './types.js';
  * ledger, the merchant has one address and each payment its own destination tag.
  */
 export const sandboxAllocator: AddressAllocator = {
-  writes: false,
   async allocate(_trx, merchant, asset) {
     if (asset.extraIdExists) {
       const merchantSeed = createHash('sha256').update(`sandbox-account:${merchant.id}:${asset.network}`).digest();

@@ -16,7 +16,5 @@ export interface AllocatedAddress {
  * by a payment that is rolled back is simply skipped, never reused by two payments.
  */
 export interface AddressAllocator {
-  /** True when `allocate` writes (an index counter): the payment insert then runs in one transaction with it. */
-  writes: boolean;
   allocate(trx: Kysely<Database>, merchant: Merchant, asset: Asset): Promise<AllocatedAddress>;
 }

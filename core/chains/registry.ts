@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Payment } from '../payments/payment.js';
-import type { ChainView } from '../payments/recompute.js';
 import type { Database } from '../store/schema.js';
-import { type ChainSource, chainKey } from './types.js';
+import { type ChainSource, type ChainView, chainKey } from './types.js';
 
 /**
  * The chains this service watches. An asset is payable in a mode only when its network has a source here:
@@ -10,7 +9,7 @@ import { type ChainSource, chainKey } from './types.js';
  */
 export class ChainRegistry implements ChainView {
   private readonly sources = new Map<string, ChainSource>();
-  /** Networks whose live source answered its last health check. */
+  /** Live chains whose last sync failed (or that never synced yet): not payable until one succeeds. */
   private readonly unreachable = new Set<string>();
 
   constructor(private readonly db: Kysely<Database>) {}

@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Asset } from '../catalog/types.js';
 import type { Clock } from '../clock.js';
+import { toError } from '../errors.js';
+import type { Logger } from '../log.js';
 import type { Database } from '../store/schema.js';
 import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey } from './types.js';
+import type { ChainWatchers } from './watchers.js';
 
 /** Sandbox confirmations: 2, so `confirming` is observable between the first and second block (DESIGN.md). */
 export const SANDBOX_CONFIRMATIONS = 2;
@@ -22,6 +25,8 @@ export class SandboxChain implements ChainSource {
   readonly key: string;
   readonly mode = 'test' as const;
   readonly requiredConfirmations = SANDBOX_CONFIRMATIONS;
+  /** A safety net only: the sandbox moves through our own routes and block timer, which sync its watcher at once. */
+  readonly pollIntervalMs = 5_000;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -163,4 +168,30 @@ export async function sandboxNeedsBlocks(db: Kysely<Database>, network: string):
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * The demo's block timer (SANDBOX_BLOCK_INTERVAL_MS): every `intervalMs`, mines one block on each network that
+ * needs one and syncs its watcher, so test payments confirm without anyone calling POST /sandbox/blocks. Returns
+ * the function that stops it.
+ */
+export function startSandboxBlocks(
+  deps: { db: Kysely<Database>; clock: Clock; logger: Logger; watchers: ChainWatchers },
+  networks: readonly string[],
+  intervalMs: number,
+): () => void {
+  const t = setInterval(async () => {
+    for (const n of networks) {
+      try {
+        if (await sandboxNeedsBlocks(deps.db, n)) {
+          await sandboxMine(deps.db, deps.clock, n, 1);
+          await deps.watchers.sync(chainKey('test', n));
+        }
+      } catch (e) {
+        deps.logger.warn('sandbox block timer failed', { network: n, error: toError(e).message });
+      }
+    }
+  }, intervalMs);
+  t.unref();
+  return () => clearInterval(t);
 }

@@ -1,3 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { Payment } from '../payments/payment.js';
+import type { Database } from '../store/schema.js';
+
 /**
  * What the watcher needs from a chain, real or simulated. Sources return transfers in the same canonical
  * address format the payments store (EIP-55 for EVM), so matching is an indexed equality lookup.
@@ -28,6 +32,8 @@ export interface ChainSource {
   network: string;
   mode: 'test' | 'live';
   requiredConfirmations: number;
+  /** How often the watcher polls it. */
+  pollIntervalMs: number;
   /** Highest block the chain has. */
   head(): Promise<{ height: number; hash: string }>;
   /** A block with the transfers it carries, or null when the height does not exist (yet). */
@@ -40,6 +46,25 @@ export interface ChainSource {
   startHeight(): Promise<number>;
 }
 
+/**
+ * The source answered, but behind a tip already seen (a load-balanced RPC lagging by a block or two, a node
+ * restarted from an older state): the sync waits for it; the chain stays payable, since its node does answer.
+ */
+export class ChainLagError extends Error {
+  override name = 'ChainLagError';
+}
+
 export function chainKey(mode: 'test' | 'live', network: string): string {
   return `${mode === 'test' ? 'sandbox' : 'live'}:${network}`;
+}
+
+/** What deriving a payment's state needs to know of its chain (ChainRegistry implements it). */
+export interface ChainView {
+  /**
+   * Current head height of the payment's chain, or null when nothing was observed yet. Reads through `db` (the
+   * caller's transaction: SQLite has one connection, so a second one would wait forever).
+   */
+  headOf(chainKey: string, db: Kysely<Database>): Promise<number | null>;
+  requiredConfirmations(chainKey: string): number;
+  chainKeyOf(p: Pick<Payment, 'mode' | 'network'>): string;
 }

@@ -3,31 +3,46 @@ import type { Clock } from '../clock.js';
 import { toError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../log.js';
-import type { Payment } from '../payments/payment.js';
+import type { PaymentChange, PaymentChanges } from '../payments/changes.js';
+import {
+  findDeposit,
+  insertDeposit,
+  markRemoved,
+  paymentsWithDepositsFrom,
+  unmineAbove,
+  unminedDeposits,
+  updateDeposit,
+} from '../payments/deposits.js';
 import { recomputePayment } from '../payments/recompute.js';
+import { paymentsAt } from '../payments/store.js';
 import type { Database } from '../store/schema.js';
 import type { ChainRegistry } from './registry.js';
-import type { ChainSource, ChainTransfer } from './types.js';
+import { ChainLagError, type ChainSource, type ChainTransfer } from './types.js';
 
 export interface WatcherDeps {
   db: Kysely<Database>;
   clock: Clock;
   logger: Logger;
   chains: ChainRegistry;
-  /** Called after a transaction commits with the payments it changed (webhook wake-up, live status streams). */
-  onChanged?: (payments: Payment[]) => void;
+  /** Where the payments a watcher moved are published, after each transaction commits. */
+  changes: PaymentChanges;
 }
 
 /** Blocks processed per sync call, so one long catch-up never holds a transaction for long. */
 const MAX_BLOCKS_PER_SYNC = 200;
 /** Recent block hashes kept for reorg detection. */
 const KEEP_BLOCKS = 256;
+/** Longest wait between polls of a failing source: a node back up is seen within this. */
+const MAX_BACKOFF_MS = 10_000;
 
 /**
  * Follows one chain: scans new blocks and the mempool, records deposits to payment addresses, counts
  * confirmations, follows reorgs, and re-derives the payments concerned. Each block is one transaction that
  * also moves the checkpoint, so a crash at any moment resumes without missing or double-counting a deposit.
  * Work per block is proportional to the block's transfers, never to the number of open payments.
+ *
+ * Its polls are also the health check of its source: a source is payable (listed by GET /currencies) while its
+ * node answered the last poll, so a node is asked once per poll, never twice.
  */
 export class ChainWatcher {
   private running: Promise<void> = Promise.resolve();
@@ -46,23 +61,26 @@ export class ChainWatcher {
     return next;
   }
 
-  /** Polls every `intervalMs`, backing off (up to 30 s) while the source fails; never stops for good. */
-  start(intervalMs: number): void {
+  /** Polls every `source.pollIntervalMs`, backing off while the source fails; never stops for good. */
+  start(): void {
+    const { chains, logger } = this.deps;
+    const key = this.source.key;
     const tick = async () => {
       try {
         await this.sync();
+        if (this.failures > 0 && this.source.mode === 'live') logger.info('chain reachable again', { chain: key });
         this.failures = 0;
-        this.deps.chains.setReachable(this.source.key, true);
+        chains.setReachable(key, true);
       } catch (e) {
         this.failures += 1;
-        this.deps.logger.warn('chain sync failed', {
-          chain: this.source.key,
-          failures: this.failures,
-          error: toError(e).message,
-        });
+        // A lagging node still answers: payable, just not synced yet. Anything else and it is not payable now.
+        chains.setReachable(key, e instanceof ChainLagError);
+        logger.warn('chain sync failed', { chain: key, failures: this.failures, error: toError(e).message });
       }
       if (this.timer === undefined) return;
-      const delay = this.failures === 0 ? intervalMs : Math.min(30_000, intervalMs * 2 ** Math.min(this.failures, 8));
+      const interval = this.source.pollIntervalMs;
+      const delay =
+        this.failures === 0 ? interval : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.failures, 8));
       this.timer = setTimeout(tick, delay);
       this.timer.unref();
     };
@@ -114,7 +132,6 @@ export class ChainWatcher {
     cp: { height: number; hash: string },
     headHeight: number,
   ): Promise<{ height: number; hash: string }> {
-    const { db } = this.deps;
     const src = this.source;
     if (!cp.hash || cp.height < 0) return cp;
     let h = Math.min(cp.height, headHeight);
@@ -130,28 +147,12 @@ export class ChainWatcher {
     const fork = h;
     const forkHash = hash ?? '';
     this.deps.logger.warn('chain reorganisation', { chain: src.key, from: cp.height, fork });
-    const changed = await db.transaction().execute(async (trx) => {
-      const affected = await trx
-        .selectFrom('deposits')
-        .select('payment_id')
-        .distinct()
-        .where('network', '=', src.key)
-        .where('block_height', '>', fork)
-        .execute();
-      await trx
-        .updateTable('deposits')
-        .set({ block_height: null, block_hash: null, updated_at: this.deps.clock.now() })
-        .where('network', '=', src.key)
-        .where('block_height', '>', fork)
-        .execute();
+    await this.inTransaction(async (trx) => {
+      const affected = await unmineAbove(trx, src.key, fork, this.deps.clock.now());
       await trx.deleteFrom('chain_blocks').where('chain', '=', src.key).where('height', '>', fork).execute();
       await this.saveCheckpoint(trx, fork, forkHash);
-      return this.recompute(
-        trx,
-        affected.map((a) => a.payment_id),
-      );
+      return affected;
     });
-    this.notify(changed);
     return { height: fork, hash: forkHash };
   }
 
@@ -172,21 +173,14 @@ export class ChainWatcher {
     timestamp: number,
     transfers: ChainTransfer[],
   ): Promise<void> {
-    const { db, clock } = this.deps;
     const src = this.source;
-    const changed = await db.transaction().execute(async (trx) => {
-      const now = clock.now();
+    await this.inTransaction(async (trx) => {
+      const now = this.deps.clock.now();
       const touched = await this.recordTransfers(trx, transfers, { height, hash, seenAt: Math.min(now, timestamp) });
       // Deposits whose confirmation count moved with this block: bounded by recent deposits, not open payments.
-      const maturing = await trx
-        .selectFrom('deposits')
-        .select('payment_id')
-        .distinct()
-        .where('network', '=', src.key)
-        .where('removed', '=', 0)
-        .where('block_height', '>=', height - src.requiredConfirmations + 1)
-        .execute();
-      for (const m of maturing) touched.add(m.payment_id);
+      for (const id of await paymentsWithDepositsFrom(trx, src.key, height - src.requiredConfirmations + 1)) {
+        touched.add(id);
+      }
       await trx.insertInto('chain_blocks').values({ chain: src.key, height, hash, parent_hash: parentHash }).execute();
       await trx
         .deleteFrom('chain_blocks')
@@ -194,41 +188,25 @@ export class ChainWatcher {
         .where('height', '<', height - KEEP_BLOCKS)
         .execute();
       await this.saveCheckpoint(trx, height, hash);
-      return this.recompute(trx, [...touched]);
+      return touched;
     });
-    this.notify(changed);
   }
 
   private async applyMempool(transfers: ChainTransfer[]): Promise<void> {
-    const { db, clock } = this.deps;
     const src = this.source;
-    const changed = await db.transaction().execute(async (trx) => {
+    await this.inTransaction(async (trx) => {
       const touched = await this.recordTransfers(trx, transfers, null);
       // Unmined deposits that left the mempool without being mined were replaced or dropped.
       const inPool = new Set(transfers.map((t) => `${t.txid}:${t.index}`));
-      const pending = await trx
-        .selectFrom('deposits')
-        .select(['id', 'payment_id', 'txid', 'log_index'])
-        .where('network', '=', src.key)
-        .where('block_height', 'is', null)
-        .where('removed', '=', 0)
-        .execute();
-      const gone = pending.filter((d) => !inPool.has(`${d.txid}:${d.log_index}`));
-      if (gone.length > 0) {
-        await trx
-          .updateTable('deposits')
-          .set({ removed: 1, updated_at: clock.now() })
-          .where(
-            'id',
-            'in',
-            gone.map((d) => d.id),
-          )
-          .execute();
-        for (const d of gone) touched.add(d.payment_id);
-      }
-      return this.recompute(trx, [...touched]);
+      const gone = (await unminedDeposits(trx, src.key)).filter((d) => !inPool.has(`${d.txid}:${d.log_index}`));
+      await markRemoved(
+        trx,
+        gone.map((d) => d.id),
+        this.deps.clock.now(),
+      );
+      for (const d of gone) touched.add(d.payment_id);
+      return touched;
     });
-    this.notify(changed);
   }
 
   /**
@@ -244,31 +222,13 @@ export class ChainWatcher {
     if (transfers.length === 0) return touched;
     const src = this.source;
     const now = this.deps.clock.now();
-    const addresses = [...new Set(transfers.map((t) => t.to))];
-    const payments: Pick<Payment, 'id' | 'pay_address' | 'extra_id' | 'valid_until'>[] = [];
-    for (let i = 0; i < addresses.length; i += 500) {
-      payments.push(
-        ...(await trx
-          .selectFrom('payments')
-          .select(['id', 'pay_address', 'extra_id', 'valid_until'])
-          .where('network', '=', src.network)
-          .where('mode', '=', src.mode)
-          .where('pay_address', 'in', addresses.slice(i, i + 500))
-          .execute()),
-      );
-    }
+    const payments = await paymentsAt(trx, src.network, src.mode, [...new Set(transfers.map((t) => t.to))]);
     if (payments.length === 0) return touched;
     const byTarget = new Map(payments.map((p) => [`${p.pay_address}|${p.extra_id ?? ''}`, p]));
     for (const t of transfers) {
       const p = byTarget.get(`${t.to}|${t.extraId ?? ''}`);
       if (!p) continue;
-      const existing = await trx
-        .selectFrom('deposits')
-        .select(['id', 'block_height', 'block_hash', 'removed', 'first_seen_at', 'late'])
-        .where('network', '=', src.key)
-        .where('txid', '=', t.txid)
-        .where('log_index', '=', t.index)
-        .executeTakeFirst();
+      const existing = await findDeposit(trx, src.key, t.txid, t.index);
       if (existing) {
         const blockHeight = block?.height ?? existing.block_height;
         const blockHash = block?.hash ?? existing.block_hash;
@@ -282,52 +242,54 @@ export class ChainWatcher {
           existing.late === late
         )
           continue;
-        await trx
-          .updateTable('deposits')
-          .set({
-            block_height: blockHeight,
-            block_hash: blockHash,
-            removed: 0,
-            first_seen_at: firstSeen,
-            late,
-            updated_at: now,
-          })
-          .where('id', '=', existing.id)
-          .execute();
+        await updateDeposit(trx, existing.id, {
+          block_height: blockHeight,
+          block_hash: blockHash,
+          removed: 0,
+          first_seen_at: firstSeen,
+          late,
+          updated_at: now,
+        });
       } else {
         const seenAt = block ? block.seenAt : now;
-        await trx
-          .insertInto('deposits')
-          .values({
-            id: newId('dep'),
-            payment_id: p.id,
-            network: src.key,
-            txid: t.txid,
-            log_index: t.index,
-            asset: t.asset,
-            amount_units: t.amountUnits.toString(),
-            block_height: block?.height ?? null,
-            block_hash: block?.hash ?? null,
-            first_seen_at: seenAt,
-            late: seenAt > p.valid_until ? 1 : 0,
-            removed: 0,
-            updated_at: now,
-          })
-          .execute();
+        await insertDeposit(trx, {
+          id: newId('dep'),
+          payment_id: p.id,
+          network: src.key,
+          txid: t.txid,
+          log_index: t.index,
+          asset: t.asset,
+          amount_units: t.amountUnits.toString(),
+          block_height: block?.height ?? null,
+          block_hash: block?.hash ?? null,
+          first_seen_at: seenAt,
+          late: seenAt > p.valid_until ? 1 : 0,
+          removed: 0,
+          updated_at: now,
+        });
       }
       touched.add(p.id);
     }
     return touched;
   }
 
-  private async recompute(trx: Kysely<Database>, paymentIds: string[]): Promise<Payment[]> {
-    const changed: Payment[] = [];
-    const now = this.deps.clock.now();
-    for (const id of paymentIds) {
-      const p = await recomputePayment(trx, id, now, this.deps.chains);
-      if (p) changed.push(p);
-    }
-    return changed;
+  /**
+   * Runs `work` in one transaction, re-derives the payments it names there, and after the commit publishes them:
+   * `state` for those whose state changed (their webhook events are in the same commit), `confirmations` for the
+   * others (a block moved their count).
+   */
+  private async inTransaction(work: (trx: Kysely<Database>) => Promise<Iterable<string>>): Promise<void> {
+    const changes = await this.deps.db.transaction().execute(async (trx) => {
+      const ids = await work(trx);
+      const now = this.deps.clock.now();
+      const out: PaymentChange[] = [];
+      for (const id of ids) {
+        const r = await recomputePayment(trx, id, now, this.deps.chains);
+        if (r) out.push({ kind: r.changed ? 'state' : 'confirmations', payment: r.payment });
+      }
+      return out;
+    });
+    this.deps.changes.publish(changes);
   }
 
   private async saveCheckpoint(db: Kysely<Database>, height: number, hash: string): Promise<void> {
@@ -337,9 +299,5 @@ export class ChainWatcher {
       .values({ chain: this.source.key, height, hash, updated_at: now })
       .onConflict((oc) => oc.column('chain').doUpdateSet({ height, hash, updated_at: now }))
       .execute();
-  }
-
-  private notify(changed: Payment[]): void {
-    if (changed.length > 0) this.deps.onChanged?.(changed);
   }
 }

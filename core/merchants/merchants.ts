@@ -2,9 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { prepared } from '../store/prepared.js';
-import type { ReadCache } from '../store/read-cache.js';
 import type { Database, MerchantTable } from '../store/schema.js';
+import type { KeyCache } from './key-cache.js';
 import {
   displayPrefix,
   generateKey,
@@ -96,40 +95,33 @@ async function insertKey(
     .execute();
 }
 
-const merchantByKeyHash = prepared((db) =>
-  db
-    .selectFrom('api_keys')
-    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
-    .selectAll('merchants')
-    .select(['api_keys.key_hash', 'api_keys.active as key_active', 'api_keys.kind as key_kind'])
-    .where('api_keys.key_hash', '=', '$hash'),
-);
-
 export interface KeyMatch {
   merchant: Merchant;
   kind: KeyKind;
 }
 
 /**
- * Resolves a presented key to its merchant, or null when the key is unknown, inactive or its merchant is.
- * With a cache (keyed by the key's hash) the answer stays exact: any change to a key or merchant, by this process
- * or another (the admin CLI deactivating a key), empties it before the next request reads it (read-cache.ts).
+ * Resolves a presented key to its merchant, or null when the key is unknown, inactive or its merchant is. With the
+ * service's key cache (key-cache.ts) a hit costs no store read.
  */
-export async function findMerchantByKey(
-  db: Kysely<Database>,
-  key: string,
-  cache?: ReadCache<KeyMatch>,
-): Promise<KeyMatch | null> {
+export async function findMerchantByKey(db: Kysely<Database>, key: string, cache?: KeyCache): Promise<KeyMatch | null> {
   const kind = keyKindOf(key);
   if (!kind || key.length > 200) return null;
   const hash = hashKey(key);
-  const load = async (): Promise<KeyMatch | undefined> => {
-    const [row] = await merchantByKeyHash(db, [hash]);
-    if (!row || !hashesEqual(row.key_hash, hash) || row.key_active !== 1 || row.active !== 1) return undefined;
-    const { key_hash: _h, key_active: _a, key_kind, ...merchant } = row;
-    return { merchant, kind: key_kind };
-  };
-  return (cache ? await cache.get(hash, load) : await load()) ?? null;
+  return cache ? cache.get(hash, () => loadKey(db, hash)) : loadKey(db, hash);
+}
+
+async function loadKey(db: Kysely<Database>, hash: string): Promise<KeyMatch | null> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
+    .selectAll('merchants')
+    .select(['api_keys.key_hash', 'api_keys.active as key_active', 'api_keys.kind as key_kind'])
+    .where('api_keys.key_hash', '=', hash)
+    .executeTakeFirst();
+  if (!row || !hashesEqual(row.key_hash, hash) || row.key_active !== 1 || row.active !== 1) return null;
+  const { key_hash: _h, key_active: _a, key_kind, ...merchant } = row;
+  return { merchant, kind: key_kind };
 }
 
 export async function getMerchant(db: Kysely<Database>, id: string): Promise<Merchant | undefined> {
@@ -149,12 +141,18 @@ export async function listKeys(db: Kysely<Database>, merchantId: string) {
     .execute();
 }
 
+/*
+ * Key and merchant writes take the service's key cache, when they run in the service, and empty it: the change
+ * applies to the next request at once. Run elsewhere (the admin CLI), it applies within the cache's TTL.
+ */
+
 /** Issues a new key of `kind` and deactivates the merchant's previous ones of that kind, in one transaction. */
 export async function rotateKey(
   db: Kysely<Database>,
   clock: Clock,
   merchantId: string,
   kind: KeyKind,
+  cache?: KeyCache,
 ): Promise<string> {
   const merchant = await getMerchant(db, merchantId);
   if (!merchant) throw new AppError('NOT_FOUND', `merchant ${merchantId} not found`);
@@ -170,11 +168,17 @@ export async function rotateKey(
       .execute();
     await insertKey(trx, merchantId, kind, key, now);
   });
+  cache?.invalidate();
   return key;
 }
 
 /** Deactivates one key, named by its id (`key_...`) or by the whole key. Returns false when none matched. */
-export async function deactivateKey(db: Kysely<Database>, clock: Clock, idOrKey: string): Promise<boolean> {
+export async function deactivateKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  idOrKey: string,
+  cache?: KeyCache,
+): Promise<boolean> {
   const column = idOrKey.startsWith('key_') ? 'id' : 'key_hash';
   const value = column === 'id' ? idOrKey : hashKey(idOrKey);
   const res = await db
@@ -183,6 +187,7 @@ export async function deactivateKey(db: Kysely<Database>, clock: Clock, idOrKey:
     .where(column, '=', value)
     .where('active', '=', 1)
     .executeTakeFirst();
+  cache?.invalidate();
   return Number(res.numUpdatedRows) > 0;
 }
 
@@ -197,6 +202,7 @@ export async function updateMerchant(
     webhookSecret?: string;
     active?: boolean;
   },
+  cache?: KeyCache,
 ): Promise<void> {
   const res = await db
     .updateTable('merchants')
@@ -210,6 +216,7 @@ export async function updateMerchant(
     })
     .where('id', '=', merchantId)
     .executeTakeFirst();
+  cache?.invalidate();
   if (Number(res.numUpdatedRows) === 0) throw new AppError('NOT_FOUND', `merchant ${merchantId} not found`);
 }
 

@@ -116,47 +116,43 @@ export function unitsToUsd(units: bigint, decimals: number, usdRate: string): st
 
 /**
  * A decimal that must appear in JSON as a bare number with exactly these digits, never in exponent form
- * ("0.0000001", not "1e-7"). `stringifyJson` below emits it raw.
+ * ("0.0000001", not "1e-7"). `stringifyJson` below writes it so.
  */
 export class Decimal {
   constructor(readonly text: string) {}
+
   static units(units: bigint, decimals: number): Decimal {
     return new Decimal(fromUnits(units, decimals));
   }
+
   toString(): string {
     return this.text;
   }
-  toNumber(): number {
+
+  /** Plain JSON.stringify writes a number (its digits may change); `stringifyJson` keeps the text. */
+  toJSON(): number {
     return Number(this.text);
-  }
-  /**
-   * Plain JSON.stringify still yields a number. Inside `stringifyJson` it yields a marked string that is then
-   * unquoted, which keeps the exact digits without a replacer function (a replacer call per key was a measurable
-   * share of every API response).
-   */
-  toJSON(): number | string {
-    return exactMode ? MARK + this.text : Number(this.text);
   }
 }
 
-let exactMode = false;
-// A per-process nonce in the marker: customer text can never spell it, so no string is ever turned into a number.
+// A per-process nonce in the placeholder: customer text can never spell it, so no string is ever turned into a number.
 const NONCE = randomBytes(9).toString('base64url');
-const MARK = `\u0000${NONCE}:`;
-const MARK_ESCAPED = `\\u0000${NONCE}:`;
-const MARK_RE = new RegExp(`"\\\\u0000${NONCE}:(-?\\d+(?:\\.\\d+)?)"`, 'g');
+const PLACEHOLDER = new RegExp(`"\\\\u0000${NONCE}:(-?\\d+(?:\\.\\d+)?)"`, 'g');
 
-/** JSON.stringify that writes `Decimal` values as bare JSON numbers with their exact digits, and bigints as strings. */
+/**
+ * JSON.stringify that writes `Decimal` values as bare JSON numbers with their exact digits, and bigints as
+ * strings. The replacer sees each value before its `toJSON` (as `this[key]`) and puts a placeholder string in a
+ * Decimal's place; the placeholders are then unquoted.
+ */
 export function stringifyJson(value: unknown, space?: number): string {
-  let json: string;
-  exactMode = true;
-  try {
-    json = JSON.stringify(value, null, space);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    json = JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), space); // bigints are rare
-  } finally {
-    exactMode = false;
-  }
-  return json.includes(MARK_ESCAPED) ? json.replace(MARK_RE, '$1') : json;
+  const json = JSON.stringify(
+    value,
+    function (this: Record<string, unknown>, key: string, v: unknown) {
+      const raw = this[key];
+      if (raw instanceof Decimal) return `\u0000${NONCE}:${raw.text}`;
+      return typeof v === 'bigint' ? v.toString() : v;
+    },
+    space,
+  );
+  return json.replace(PLACEHOLDER, '$1');
 }

@@ -1,5 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { fromUnits, unitsToUsd } from '../money/decimal.js';
+import { confirmations, merchantDeposits } from './deposits.js';
 
 export interface BalanceEntry {
   currency: string;
@@ -23,30 +24,13 @@ export async function balances(
   merchantId: string,
   mode: 'test' | 'live',
 ): Promise<BalanceEntry[]> {
-  const rows = await deps.db
-    .selectFrom('deposits')
-    .innerJoin('payments', 'payments.id', 'deposits.payment_id')
-    .select([
-      'deposits.asset',
-      'deposits.amount_units',
-      'deposits.block_height',
-      'deposits.network',
-      'deposits.late',
-      'deposits.updated_at',
-      'payments.status',
-      'payments.status_detail',
-      'payments.mode',
-      'payments.network as pay_network',
-    ])
-    .where('payments.merchant_id', '=', merchantId)
-    .where('deposits.removed', '=', 0)
-    .execute();
+  const rows = await merchantDeposits(deps.db, merchantId);
   const heads = new Map<string, number | null>();
   const acc = new Map<string, { confirmed: bigint; pending: bigint; updatedAt: number }>();
   for (const r of rows) {
     if (!heads.has(r.network)) heads.set(r.network, await deps.chains.headOf(r.network));
     const head = heads.get(r.network) ?? null;
-    const confs = r.block_height === null || head === null ? 0 : head - r.block_height + 1;
+    const confs = confirmations(r.block_height, head);
     const entry = acc.get(r.asset) ?? { confirmed: 0n, pending: 0n, updatedAt: 0 };
     const units = BigInt(r.amount_units);
     if (confs < deps.chains.requiredConfirmations(r.network)) entry.pending += units;

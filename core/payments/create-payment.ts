@@ -1,18 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Asset } from '../catalog/types.js';
 import type { CoreDeps } from '../deps.js';
-import { AppError, invalid } from '../errors.js';
+import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchants.js';
-import { fromUnits, usdToAssetUnits, usdToCents } from '../money/decimal.js';
-import { minimumAmount } from '../pricing/amounts.js';
-import { InsertBatcher } from '../store/insert-batcher.js';
-import { prepared } from '../store/prepared.js';
+import { fromUnits, usdToAssetUnits } from '../money/decimal.js';
+import { minimumAmount, priceCents } from '../pricing/amounts.js';
 import type { Database } from '../store/schema.js';
 import type { Payment } from './payment.js';
-
-/** Largest price accepted, in USD: a guard against typos that would quote absurd amounts. */
-export const MAX_PRICE_USD = 10_000_000n;
+import { insertPayment } from './store.js';
 
 export interface NewPayment {
   /** Chosen by the caller when it must know the id before the payment exists (Idempotency-Key claims). */
@@ -35,7 +31,7 @@ export interface NewPayment {
 }
 
 /** Looks up an asset payable by this merchant's mode, or the 422 the spec asks for on `currency`. */
-export function payableAsset(deps: CoreDeps, mode: Merchant['mode'], code: string): Asset {
+export function payableAsset(deps: Pick<CoreDeps, 'catalog' | 'chains'>, mode: Merchant['mode'], code: string): Asset {
   const asset = deps.catalog.get(code);
   if (!asset) throw invalid('currency', `Unknown currency "${code}"; GET /currencies lists the supported ones`);
   if (!deps.chains.isEnabled(mode, asset.network)) {
@@ -48,15 +44,18 @@ export function payableAsset(deps: CoreDeps, mode: Merchant['mode'], code: strin
 }
 
 /**
- * Prices and stores a new payment with its own address. Nothing is written unless every check passed.
+ * Prices and stores a new payment with its own address, in one transaction with `alsoInTransaction` (a drop-in
+ * session pointing at it, say). Every check runs before anything is written, so a refused payment writes nothing.
  * The quote is exact: pay_amount is rounded up (DESIGN.md money rules), so rounding never underpays.
  */
-export async function createPayment(deps: CoreDeps, merchant: Merchant, input: NewPayment): Promise<Payment> {
+export async function createPayment(
+  deps: CoreDeps,
+  merchant: Merchant,
+  input: NewPayment,
+  alsoInTransaction?: (trx: Kysely<Database>, payment: Payment) => Promise<void>,
+): Promise<Payment> {
   const asset = payableAsset(deps, merchant.mode, input.currency);
-  const cents = usdToCents(input.priceAmount);
-  if (cents === null || cents <= 0n) throw invalid('amount', 'Amount must be a positive USD amount');
-  if (cents > MAX_PRICE_USD * 100n) throw invalid('amount', `Amount must not exceed ${MAX_PRICE_USD} USD`);
-
+  const cents = priceCents(input.priceAmount);
   const { rate } = await deps.rates[merchant.mode].usdRate(asset);
   const payUnits = usdToAssetUnits(cents, rate, asset.decimals);
   const min = minimumAmount(asset, rate);
@@ -70,15 +69,11 @@ export async function createPayment(deps: CoreDeps, merchant: Merchant, input: N
   const now = deps.clock.now();
   const ttl = input.timeLimitSeconds ?? deps.settings.ttlSeconds;
   const expiresAt = now + ttl * 1000;
-  const id = input.id ?? newId('pay');
-
-  const allocator = deps.allocators[merchant.mode];
-  // An allocator that writes (an xpub index counter) shares the insert's transaction; one that does not needs none,
-  // and a single INSERT is atomic on its own.
-  const store = async (db: Kysely<Database>): Promise<Payment> => {
-    const allocated = await allocator.allocate(db, merchant, asset);
-    const row: Payment = {
-      id,
+  return deps.db.transaction().execute(async (trx) => {
+    // The address comes inside the transaction: an index counter taken by a payment that rolls back is skipped.
+    const allocated = await deps.allocators[merchant.mode].allocate(trx, merchant, asset);
+    const payment: Payment = {
+      id: input.id ?? newId('pay'),
       invoice_id: newId('inv'),
       purchase_id: newId('pur'),
       merchant_id: merchant.id,
@@ -117,105 +112,8 @@ export async function createPayment(deps: CoreDeps, merchant: Merchant, input: N
       valid_until: expiresAt + deps.settings.graceSeconds * 1000,
       confirmed_at: null,
     };
-    if (db === deps.db) await batcherFor(deps.db).insert(row);
-    else
-      await insertPayment(
-        db,
-        paymentColumns.map((c) => row[c]),
-      );
-    return row;
-  };
-  return allocator.writes ? deps.db.transaction().execute(store) : store(deps.db);
-}
-
-// One group-commit batcher per store (see InsertBatcher): payments created concurrently share a commit.
-const batchers = new WeakMap<Kysely<Database>, InsertBatcher<Payment>>();
-function batcherFor(db: Kysely<Database>): InsertBatcher<Payment> {
-  let b = batchers.get(db);
-  if (!b) {
-    b = new InsertBatcher<Payment>(async (rows) => {
-      if (rows.length === 1)
-        await insertPayment(
-          db,
-          paymentColumns.map((c) => (rows[0] as Payment)[c]),
-        );
-      else await db.insertInto('payments').values(rows).execute();
-    });
-    batchers.set(db, b);
-  }
-  return b;
-}
-
-const paymentColumns = [
-  'id',
-  'invoice_id',
-  'purchase_id',
-  'merchant_id',
-  'mode',
-  'kind',
-  'status',
-  'status_detail',
-  'sequence',
-  'price_amount',
-  'price_currency',
-  'pay_currency',
-  'network',
-  'decimals',
-  'precision',
-  'pay_amount_units',
-  'actually_paid_units',
-  'rate',
-  'pay_address',
-  'extra_id',
-  'address_index',
-  'smart_contract',
-  'customer_name',
-  'customer_email',
-  'order_id',
-  'order_description',
-  'success_url',
-  'cancel_url',
-  'ipn_callback_url',
-  'origin_ip',
-  'is_fixed_rate',
-  'is_fee_paid_by_user',
-  'time_limit',
-  'created_at',
-  'updated_at',
-  'expires_at',
-  'valid_until',
-  'confirmed_at',
-] as const satisfies readonly (keyof Payment)[];
-
-// Payment creation is the hottest write: its INSERT is compiled once (placeholders in `paymentColumns` order).
-const insertPayment = prepared((db) =>
-  db.insertInto('payments').values(Object.fromEntries(paymentColumns.map((c) => [c, `$${c}`])) as unknown as Payment),
-);
-
-const paymentById = prepared((db) => db.selectFrom('payments').selectAll().where('id', '=', '$id'));
-
-/**
- * A merchant's payment, from the read cache when it holds it (exact: emptied by any change to payments); another
- * merchant's payment is answered exactly like a missing one. `synced`: see ReadCache.get.
- */
-export async function findPayment(
-  deps: Pick<CoreDeps, 'db' | 'caches'>,
-  merchantId: string,
-  paymentId: string,
-  synced = false,
-): Promise<Payment | undefined> {
-  const p = await deps.caches.payments.get(paymentId, async () => (await paymentById(deps.db, [paymentId]))[0], synced);
-  return p?.merchant_id === merchantId ? p : undefined;
-}
-
-/** findPayment, or the 404 a missing payment gets (ids of other merchants' payments leak nothing). */
-export async function getPayment(
-  deps: Pick<CoreDeps, 'db' | 'caches'>,
-  merchantId: string,
-  paymentId: string,
-  synced = false,
-): Promise<Payment> {
-  const p = await findPayment(deps, merchantId, paymentId, synced);
-  if (!p) throw new AppError('NOT_FOUND', 'Payment not found');
-  return p;
+    await insertPayment(trx, payment);
+    await alsoInTransaction?.(trx, payment);
+    return payment;
+  });
 }

@@ -1,9 +1,18 @@
 import type { Selectable } from 'kysely';
+import type { Catalog } from '../catalog/catalog.js';
+import type { Asset } from '../catalog/types.js';
 import { iso, isoOrNull } from '../clock.js';
 import { Decimal, fromUnits } from '../money/decimal.js';
 import type { PaymentTable } from '../store/schema.js';
 
 export type Payment = Selectable<PaymentTable>;
+
+/** The catalog asset a payment is paid in; every payment's asset is in the catalog it was created from. */
+export function paymentAsset(catalog: Catalog, p: Pick<Payment, 'pay_currency'>): Asset {
+  const asset = catalog.get(p.pay_currency);
+  if (!asset) throw new Error(`asset ${p.pay_currency} left the catalog`);
+  return asset;
+}
 
 /** Exact decimal texts of a payment's amounts, the only way amounts leave the core. */
 export function payAmountText(p: Payment): string {

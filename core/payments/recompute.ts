@@ -1,40 +1,31 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../store/dialect.js';
+import type { ChainView } from '../chains/types.js';
 import type { Database } from '../store/schema.js';
+import { confirmations, depositsOf } from './deposits.js';
 import { insertPaymentEvent } from './events.js';
 import { derivePaymentState } from './lifecycle.js';
 import type { Payment } from './payment.js';
-
-export interface ChainView {
-  /** Current head height of the payment's chain, or null when nothing was observed yet. */
-  /** Reads through `db` (the caller's transaction: SQLite has one connection, so a second one would wait forever). */
-  headOf(chainKey: string, db: Kysely<Database>): Promise<number | null>;
-  requiredConfirmations(chainKey: string): number;
-  chainKeyOf(p: Payment): string;
-}
+import { lockPayment, type PaymentState, writePaymentState } from './store.js';
 
 /**
- * Re-derives one payment from its deposits and writes the change, bumping `sequence` and writing the outbox
- * event in the caller's transaction. Returns the updated payment when anything changed, else null.
+ * Re-derives one payment from its deposits in the caller's transaction and writes the change (bumping `sequence`,
+ * with its outbox event). Returns the payment as it now is and whether its state changed; undefined when it does
+ * not exist.
  */
 export async function recomputePayment(
   trx: Kysely<Database>,
   paymentId: string,
   now: number,
   chains: ChainView,
-): Promise<Payment | null> {
-  let q = trx.selectFrom('payments').selectAll().where('id', '=', paymentId);
-  // PostgreSQL: lock the row so concurrent watchers and sweeps serialise per payment (SQLite has one writer).
-  if (isPostgres(trx)) q = q.forUpdate();
-  const p = await q.executeTakeFirst();
-  if (!p) return null;
+): Promise<{ payment: Payment; changed: boolean } | undefined> {
+  const p = await lockPayment(trx, paymentId);
+  if (!p) return undefined;
   const [merchant, deposits] = await Promise.all([
     trx.selectFrom('merchants').select('underpaid_tolerance_bps').where('id', '=', p.merchant_id).executeTakeFirst(),
-    trx.selectFrom('deposits').selectAll().where('payment_id', '=', paymentId).execute(),
+    depositsOf(trx, paymentId),
   ]);
   const key = chains.chainKeyOf(p);
   const head = await chains.headOf(key, trx);
-  const required = chains.requiredConfirmations(key);
   const next = derivePaymentState(
     {
       status: p.status,
@@ -47,12 +38,12 @@ export async function recomputePayment(
     deposits.map((d) => ({
       asset: d.asset,
       amountUnits: BigInt(d.amount_units),
-      confirmations: d.block_height === null || head === null ? 0 : Math.max(0, head - d.block_height + 1),
+      confirmations: confirmations(d.block_height, head),
       late: d.late === 1,
       removed: d.removed === 1,
     })),
     now,
-    required,
+    chains.requiredConfirmations(key),
   );
   const paid = next.actuallyPaidUnits.toString();
   if (
@@ -61,9 +52,9 @@ export async function recomputePayment(
     paid === p.actually_paid_units &&
     next.confirmedAt === p.confirmed_at
   ) {
-    return null;
+    return { payment: p, changed: false };
   }
-  return writeChange(
+  const payment = await writeChange(
     trx,
     p,
     {
@@ -74,6 +65,7 @@ export async function recomputePayment(
     },
     now,
   );
+  return { payment, changed: true };
 }
 
 /** The one place a payment's visible state changes: bump sequence, write the row and its event together. */
@@ -83,14 +75,9 @@ export async function writeChange(
   patch: Pick<Payment, 'status' | 'status_detail' | 'actually_paid_units' | 'confirmed_at'>,
   now: number,
 ): Promise<Payment> {
-  const updated: Payment = { ...p, ...patch, sequence: p.sequence + 1, updated_at: now };
-  const res = await trx
-    .updateTable('payments')
-    .set({ ...patch, sequence: updated.sequence, updated_at: now })
-    .where('id', '=', p.id)
-    .where('sequence', '=', p.sequence) // optimistic guard: a concurrent writer makes this a no-op, not a lost update
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new Error(`payment ${p.id} changed concurrently`);
+  const state: PaymentState = { ...patch, sequence: p.sequence + 1, updated_at: now };
+  if (!(await writePaymentState(trx, p.id, p.sequence, state))) throw new Error(`payment ${p.id} changed concurrently`);
+  const updated: Payment = { ...p, ...state };
   await insertPaymentEvent(trx, updated, now);
   return updated;
 }

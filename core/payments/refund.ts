@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import type { Database } from '../store/schema.js';
 import type { Payment } from './payment.js';
 import { writeChange } from './recompute.js';
+import { lockPayment } from './store.js';
 
 /**
  * Marks a payment refunded (DESIGN.md: finished or partially_paid -> refunded, by the merchant only). The service
@@ -16,10 +17,10 @@ export async function markRefunded(
   merchantId?: string,
 ): Promise<Payment> {
   return db.transaction().execute(async (trx) => {
-    let q = trx.selectFrom('payments').selectAll().where('id', '=', paymentId);
-    if (merchantId) q = q.where('merchant_id', '=', merchantId);
-    const p = await q.executeTakeFirst();
-    if (!p) throw new AppError('NOT_FOUND', 'Payment not found');
+    const p = await lockPayment(trx, paymentId);
+    // Another merchant's payment reads exactly like a missing one.
+    if (!p || (merchantId !== undefined && p.merchant_id !== merchantId))
+      throw new AppError('NOT_FOUND', 'Payment not found');
     if (p.status !== 'finished' && p.status !== 'partially_paid') {
       throw new AppError(
         'BAD_REQUEST',

@@ -3,6 +3,22 @@ import { invalid } from '../errors.js';
 import { toUnits, unitsToUsd, usdToAssetUnits, usdToCents } from '../money/decimal.js';
 import type { UsdRate } from './types.js';
 
+/** Largest price accepted, in USD: a guard against typos that would quote absurd amounts. */
+export const MAX_PRICE_USD = 10_000_000n;
+
+/**
+ * A price in USD cents, by the one rule every way of creating a payment follows: the exact decimal text rounded
+ * half-up to cents, at least 0.01 and at most MAX_PRICE_USD; anything else is the 422 on `amount`.
+ *
+ * @example priceCents('19.995') // 2000n
+ */
+export function priceCents(usdText: string): bigint {
+  const cents = usdToCents(usdText);
+  if (cents === null || cents <= 0n) throw invalid('amount', 'Amount must be at least 0.01 USD');
+  if (cents > MAX_PRICE_USD * 100n) throw invalid('amount', `Amount must not exceed ${MAX_PRICE_USD} USD`);
+  return cents;
+}
+
 /** A rate as the provider returns it, or just its decimal text. */
 export type RateInput = UsdRate | string;
 
@@ -45,8 +61,6 @@ export function estimate(
   usdRate: RateInput,
   usdAmountText: string,
 ): { units: bigint; feeUnits: bigint | null } {
-  const cents = usdToCents(usdAmountText.trim());
-  if (cents === null) throw invalid('amount', 'amount must be a USD amount such as 12.50');
-  if (cents <= 0n) throw invalid('amount', 'amount must be at least 0.01 USD');
+  const cents = priceCents(usdAmountText.trim());
   return { units: usdToAssetUnits(cents, rateText(usdRate), asset.decimals), feeUnits: networkFeeUnits(asset) };
 }

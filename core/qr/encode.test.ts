@@ -1,9 +1,9 @@
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { decodeQrDataUrl } from './decode-for-tests.js';
 import { qrMatrix, qrSvgDataUrl } from './encode.js';
 import { chunksPerLine, linePitch, maskPenalty, packLines } from './penalty.js';
 import { encodeSymbol } from './symbol.js';
+import { decodeQrDataUrl } from './testing/decode.js';
 
 /** Deterministic pseudo-random source so failures reproduce. */
 function rng(seed: number): (n: number) => number {

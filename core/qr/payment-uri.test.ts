@@ -1,8 +1,8 @@
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { decodeQrDataUrl } from './decode-for-tests.js';
 import { qrSvgDataUrl } from './encode.js';
 import { type PaymentUriInput, paymentUris } from './payment-uri.js';
+import { decodeQrDataUrl } from './testing/decode.js';
 
 const base = { extraId: null, smartContract: null, chainId: null } as const;
 const USDT = '0xdAC17F958D2ee523a2206206994597C13D831ec7';

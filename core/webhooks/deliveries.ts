@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../ids.js';
+import { newestFirstPage } from '../store/cursor.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
 
 export type Delivery = Selectable<WebhookDeliveryTable>;
@@ -67,7 +68,7 @@ export interface DeliveryPage {
   nextCursor: string | null;
 }
 
-/** Newest first, keyset pages on (created_at, id); each delivery with its attempts, oldest attempt first. */
+/** Newest first, keyset pages (core/store/cursor.ts); each delivery with its attempts, oldest attempt first. */
 export async function listDeliveries(
   db: Kysely<Database>,
   merchantId: string,
@@ -81,17 +82,7 @@ export async function listDeliveries(
   let q = db.selectFrom('webhook_deliveries').selectAll().where('merchant_id', '=', merchantId);
   if (f.paymentId) q = q.where('payment_id', '=', f.paymentId);
   if (f.status) q = q.where('status', '=', f.status);
-  const after = f.cursor ? decodeCursor(f.cursor) : null;
-  if (after)
-    q = q.where((eb) =>
-      eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]),
-    );
-  const rows = await q
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(f.limit + 1)
-    .execute();
-  const page = rows.slice(0, f.limit);
+  const { rows: page, nextCursor } = await newestFirstPage(q, f.cursor, f.limit);
   const attempts =
     page.length === 0
       ? []
@@ -107,26 +98,17 @@ export async function listDeliveries(
           .execute();
   const byDelivery = new Map<string, Attempt[]>();
   for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
-  const last = page.at(-1);
-  return {
-    deliveries: page.map((d) => ({ ...d, attempt_log: byDelivery.get(d.id) ?? [] })),
-    nextCursor: rows.length > f.limit && last ? encodeCursor(last.created_at, last.id) : null,
-  };
+  return { deliveries: page.map((d) => ({ ...d, attempt_log: byDelivery.get(d.id) ?? [] })), nextCursor };
 }
 
-function encodeCursor(at: number, id: string): string {
-  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
-}
-
-/** An unreadable cursor is the caller's mistake; null lets the route answer 422 on `cursor`. */
-export function decodeCursor(cursor: string): { at: number; id: string } | null {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string') return { at: v[0], id: v[1] };
-  } catch {
-    // fall through
-  }
-  return null;
+/** Every attempt of one delivery, oldest first. */
+export function attemptsOf(db: Kysely<Database>, deliveryId: string): Promise<Attempt[]> {
+  return db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempt_no')
+    .execute();
 }
 
 /**

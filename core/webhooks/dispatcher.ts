@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { toError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../log.js';
+import type { PaymentChanges } from '../payments/changes.js';
 import type { Database } from '../store/schema.js';
 import {
   type AttemptRecord,
@@ -44,13 +45,16 @@ export interface DispatcherDeps {
   dialect: 'sqlite' | 'postgres';
   clock: Clock;
   logger: Logger;
+  /** Payment changes of this process: a state change wrote outbox rows, so it wakes the dispatcher at once. */
+  changes?: PaymentChanges;
 }
 
 /** Per endpoint: requests in flight, and leased rows waiting for a slot (at most one more round of them). */
 type Lane = { inFlight: number; queue: { d: Claimed; ep: Endpoint }[] };
 
 /**
- * Delivers outbox rows. Woken by payment changes (no polling delay on the hot path), plus a fallback poll.
+ * Delivers outbox rows. Woken by payment changes (core/payments/changes.ts: no polling delay on the hot path), plus
+ * a fallback poll for other processes' rows and due retries.
  * Everything that matters lives in the table: leases make several processes safe on PostgreSQL, and a SIGKILL
  * loses nothing (an attempt in flight is retried, with the same delivery id, once its lease runs out).
  * Each endpoint has its own lane, so a dead or slow endpoint only ever occupies its own slots.
@@ -69,6 +73,7 @@ export class WebhookDispatcher {
   private buffer: AttemptRecord[] = [];
   private flushing: Promise<void> | null = null;
   private readonly idleWaiters: (() => void)[] = [];
+  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -90,6 +95,9 @@ export class WebhookDispatcher {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.unsubscribe = this.deps.changes?.subscribe((changes) => {
+      if (changes.some((c) => c.kind === 'state')) this.wake();
+    });
     this.poll = setInterval(() => this.wake(), this.o.pollMs);
     this.poll.unref();
     this.wake();
@@ -124,6 +132,7 @@ export class WebhookDispatcher {
   /** Stops claiming, gives back leases of queued rows, and waits for attempts in flight to be recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe?.();
     clearInterval(this.poll);
     clearTimeout(this.dueTimer);
     const unsent: string[] = [];

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Context } from 'hono';
+import type { Hono } from 'hono';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { enabledAssets } from '../../core/catalog/availability.js';
@@ -89,15 +89,14 @@ export async function sessionPickerCurrencies(deps: ApiDeps, mode: Mode, priceUs
   }));
 }
 
-/** GET /currencies (dk_ key): for merchants who draw their own picker (every field). */
-export function listCurrenciesHandler(deps: ApiDeps) {
-  return async (c: Context<DropinEnv>) => ok(c, await pickerCurrencies(deps, c.get('merchant').mode, null));
-}
-
-/** GET /sessions/{token}/currencies: the same list, with `payable` for this checkout's price. */
-export function sessionCurrenciesHandler(deps: ApiDeps) {
-  return async (c: Context<DropinEnv>) => {
+/**
+ * GET /currencies (dk_ key): the list for merchants who draw their own picker (every field); GET
+ * /sessions/{token}/currencies: the same list for one checkout, with `payable` for its price. One file: one list.
+ */
+export function registerCurrencies(app: Hono<DropinEnv>, deps: ApiDeps) {
+  app.get('/currencies', async (c) => ok(c, await pickerCurrencies(deps, c.get('merchant').mode, null)));
+  app.get('/sessions/:token/currencies', async (c) => {
     const x = c.get('checkout');
     return ok(c, await sessionPickerCurrencies(deps, x.merchant.mode, checkoutView(x).amount));
-  };
+  });
 }

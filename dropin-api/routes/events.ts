@@ -1,12 +1,13 @@
-import type { EventEmitter } from 'node:events';
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { ApiDeps } from '../../api-kit/deps.js';
+import { checkoutId, currentPayment } from '../../core/checkout/checkout.js';
 import { AppError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/money/decimal.js';
 import type { Payment } from '../../core/payments/payment.js';
-import { checkoutId, type DropinEnv } from '../context.js';
-import { checkoutPaymentView, currentPayment } from '../views.js';
+import { findPayment } from '../../core/payments/store.js';
+import type { DropinEnv } from '../context.js';
+import { checkoutPaymentView, qrRenderer } from '../views.js';
 
 /**
  * Open streams at once per checkout (a customer's tabs) and per client address (an office behind one NAT address):
@@ -15,7 +16,10 @@ import { checkoutPaymentView, currentPayment } from '../views.js';
 export const MAX_STREAMS_PER_CHECKOUT = 5;
 export const MAX_STREAMS_PER_ADDRESS = 50;
 
-/** Counts open streams per key; `open` refuses past a limit, the returned function gives the place back. */
+/** Keep-alive comment interval: proxies drop idle streams after about a minute. */
+const KEEPALIVE_MS = 15_000;
+
+/** Counts open streams per key; `take` refuses past a limit, the returned function gives the place back. */
 class StreamSlots {
   private readonly open = new Map<string, number>();
 
@@ -40,19 +44,16 @@ class StreamSlots {
   }
 }
 
-/** Keep-alive comment interval: proxies drop idle streams after about a minute. */
-const KEEPALIVE_MS = 15_000;
-/** While confirming, blocks move confirmations without a status change (no event): re-read this often. */
-const CONFIRMING_POLL_MS = 1_000;
-
 /**
- * GET /sessions/{token}/events: Server-Sent Events (`event: payment`, `id` = sequence) with the payment view,
- * sent at once and on every change the service's `changes` emitter reports for this payment. The popup falls
- * back to polling GET /sessions/{token} when EventSource is missing or keeps failing.
+ * GET /sessions/{token}/events: Server-Sent Events (`event: payment`, `id` = sequence) with the payment view, sent at
+ * once and whenever the service publishes a change of this payment (core/payments/changes.ts: its state, or its
+ * confirmations when a block moved them). At each keep-alive it also reads the payment again, so a change another
+ * service process made reaches the popup too. The popup falls back to polling GET /sessions/{token} when
+ * EventSource is missing or keeps failing.
  */
-export function eventsHandler(deps: ApiDeps, changes: EventEmitter, clientAddress: (c: Context) => string) {
+export function registerEvents(app: Hono<DropinEnv>, deps: ApiDeps, clientAddress: (c: Context) => string) {
   const slots = new StreamSlots();
-  return async (c: Context<DropinEnv>) => {
+  app.get('/sessions/:token/events', async (c) => {
     const x = c.get('checkout');
     const first = await currentPayment(deps, x);
     const release = slots.take([
@@ -61,58 +62,51 @@ export function eventsHandler(deps: ApiDeps, changes: EventEmitter, clientAddres
     ]);
     return streamSSE(c, async (stream) => {
       try {
-        await follow(stream);
+        if (first) await follow(stream, first);
+        else await stream.writeSSE({ event: 'payment', data: 'null' });
       } finally {
         release();
       }
     });
+  });
 
-    async function follow(stream: SSEStreamingApi): Promise<void> {
-      if (!first) {
-        await stream.writeSSE({ event: 'payment', data: 'null' });
-        return;
-      }
-      let wake: (() => void) | null = null;
-      let dirty = true;
-      const onChanged = (ps: Payment[]) => {
-        if (ps.some((p) => p.id === first.id)) {
-          dirty = true;
-          wake?.();
+  async function follow(stream: SSEStreamingApi, first: Payment): Promise<void> {
+    const qrImage = qrRenderer();
+    let latest: Payment | null = first;
+    let wake: () => void = () => {};
+    const unsubscribe = deps.changes.subscribe((changes) => {
+      const mine = changes.findLast((ch) => ch.payment.id === first.id);
+      if (!mine) return;
+      latest = mine.payment;
+      wake();
+    });
+    stream.onAbort(() => wake());
+    let sent = '';
+    try {
+      while (!stream.aborted && !stream.closed) {
+        const p = latest ?? (await findPayment(deps.db, first.id));
+        latest = null;
+        if (!p) break;
+        const data = stringifyJson(await checkoutPaymentView(deps, p, qrImage));
+        if (data !== sent) {
+          sent = data;
+          await stream.writeSSE({ event: 'payment', id: String(p.sequence), data });
+        } else {
+          await stream.write(': keep-alive\n\n');
         }
-      };
-      changes.on('changed', onChanged);
-      stream.onAbort(() => wake?.());
-      let last = '';
-      let status = first.status;
-      try {
-        while (!stream.aborted && !stream.closed) {
-          if (dirty || status === 'confirming') {
-            dirty = false;
-            const p = await deps.db.selectFrom('payments').selectAll().where('id', '=', first.id).executeTakeFirst();
-            if (!p) break;
-            status = p.status;
-            const data = stringifyJson(await checkoutPaymentView(deps, p));
-            if (data !== last) {
-              last = data;
-              await stream.writeSSE({ event: 'payment', id: String(p.sequence), data });
-            } else {
-              await stream.write(': keep-alive\n\n');
-            }
-          } else {
-            await stream.write(': keep-alive\n\n');
-          }
+        // A change published while this one was being sent is sent at once, not after the keep-alive.
+        if (latest === null) {
           await new Promise<void>((resolve) => {
-            const t = setTimeout(resolve, status === 'confirming' ? CONFIRMING_POLL_MS : KEEPALIVE_MS);
+            const t = setTimeout(resolve, KEEPALIVE_MS);
             wake = () => {
               clearTimeout(t);
               resolve();
             };
           });
-          wake = null;
         }
-      } finally {
-        changes.off('changed', onChanged);
       }
+    } finally {
+      unsubscribe();
     }
-  };
+  }
 }

@@ -1,14 +1,17 @@
-import type { Context } from 'hono';
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { requestHeader } from '../../api-kit/node-request.js';
 import { sandboxMine, sandboxSend } from '../../core/chains/sandbox.js';
+import { currentPayment } from '../../core/checkout/checkout.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { toUnits } from '../../core/money/decimal.js';
+import { paymentAsset } from '../../core/payments/payment.js';
+import { findPayment } from '../../core/payments/store.js';
 import type { DropinEnv } from '../context.js';
-import { checkoutPaymentView, currentPayment } from '../views.js';
+import { checkoutPaymentView } from '../views.js';
 
 export const simulateSchema = z.strictObject({
   /** Send a transfer (false: only mine blocks, to move confirmations on). @default true */
@@ -27,8 +30,8 @@ export const simulateSchema = z.strictObject({
  * payment on the sandbox chain exactly as a wallet would (a transfer to its address, then blocks), and the
  * normal watcher path does the rest, so webhooks and status follow as in production.
  */
-export function simulateHandler(deps: ApiDeps) {
-  return async (c: Context<DropinEnv>) => {
+export function registerSimulate(app: Hono<DropinEnv>, deps: ApiDeps) {
+  app.post('/sessions/:token/simulate', async (c) => {
     const x = c.get('checkout');
     if (x.merchant.mode !== 'test')
       throw new AppError(
@@ -40,8 +43,7 @@ export function simulateHandler(deps: ApiDeps) {
       : { data: simulateSchema.parse({}) };
     const p = await currentPayment(deps, x);
     if (!p) throw new AppError('CONFLICT', 'Choose a currency first: this checkout has no payment yet');
-    const asset = deps.catalog.get(p.pay_currency);
-    if (!asset) throw new Error(`asset ${p.pay_currency} left the catalog`);
+    const asset = paymentAsset(deps.catalog, p);
     if (data.pay) {
       const due = BigInt(p.pay_amount_units) - BigInt(p.actually_paid_units);
       const units = data.amount === undefined ? due : toUnits(data.amount, asset.decimals);
@@ -56,8 +58,8 @@ export function simulateHandler(deps: ApiDeps) {
       await sandboxSend(deps.db, deps.clock, { asset, address: p.pay_address, extraId: p.extra_id, units });
     }
     if (data.blocks > 0) await sandboxMine(deps.db, deps.clock, p.network, data.blocks);
-    await deps.syncChain(deps.chains.chainKeyOf(p));
-    const fresh = await deps.db.selectFrom('payments').selectAll().where('id', '=', p.id).executeTakeFirstOrThrow();
+    await deps.watchers.sync(deps.chains.chainKeyOf(p));
+    const fresh = (await findPayment(deps.db, p.id)) ?? p;
     return ok(c, { payment: await checkoutPaymentView(deps, fresh) }, 'Simulated on the sandbox chain');
-  };
+  });
 }

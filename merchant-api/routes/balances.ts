@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Hono } from 'hono';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { iso } from '../../core/clock.js';
@@ -7,8 +7,8 @@ import { balances } from '../../core/payments/balances.js';
 import type { MerchantEnv } from '../auth.js';
 
 /** GET /balances (spec 4.1, 2.2). */
-export function balancesHandler(deps: ApiDeps) {
-  return async (c: Context<MerchantEnv>) => {
+export function registerBalances(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.get('/balances', async (c) => {
     const m = c.get('merchant');
     const list = await balances(deps, m.id, m.mode);
     return ok(c, {
@@ -22,5 +22,5 @@ export function balancesHandler(deps: ApiDeps) {
         updated_at: iso(b.updatedAt),
       })),
     });
-  };
+  });
 }

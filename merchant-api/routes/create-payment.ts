@@ -1,25 +1,40 @@
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { requestHeader } from '../../api-kit/node-request.js';
 import { directPaymentView, paymentLinkView } from '../../api-kit/payment-views.js';
+import {
+  currencyCodeSchema,
+  customerNameSchema,
+  emailSchema,
+  httpsUrlSchema,
+  orderDescriptionSchema,
+  orderIdSchema,
+  usdAmountSchema,
+} from '../../api-kit/schemas.js';
 import { numberToDecimalText, stringifyJson } from '../../core/money/decimal.js';
-import { createPayment, findPayment, type NewPayment } from '../../core/payments/create-payment.js';
+import { createPayment, type NewPayment } from '../../core/payments/create-payment.js';
+import { withIdempotency } from '../../core/payments/idempotency.js';
 import type { Payment } from '../../core/payments/payment.js';
+import { findMerchantPayment } from '../../core/payments/store.js';
 import type { MerchantEnv } from '../auth.js';
-import { withIdempotency } from '../idempotency.js';
-import { checkoutFields } from '../schemas.js';
 
-export const createPaymentSchema = z.strictObject(checkoutFields);
+/** The body of POST /payments and POST /payment-links (spec 4.6, 4.7). */
+export const createPaymentSchema = z.strictObject({
+  amount: usdAmountSchema,
+  currency: currencyCodeSchema,
+  email: emailSchema,
+  name: customerNameSchema.optional(),
+  is_fixed_rate: z.boolean().optional(),
+  is_fee_paid_by_user: z.boolean().optional(),
+  order_id: orderIdSchema.optional(),
+  order_description: orderDescriptionSchema.optional(),
+  success_url: httpsUrlSchema.optional(),
+  cancel_url: httpsUrlSchema.optional(),
+});
 export type CreatePaymentBody = z.infer<typeof createPaymentSchema>;
-
-function assetOf(deps: ApiDeps, p: Payment) {
-  const asset = deps.catalog.get(p.pay_currency);
-  if (!asset) throw new Error(`asset ${p.pay_currency} left the catalog`);
-  return asset;
-}
 
 export function toNewPayment(kind: NewPayment['kind'], b: CreatePaymentBody, originIp: string): NewPayment {
   return {
@@ -38,10 +53,17 @@ export function toNewPayment(kind: NewPayment['kind'], b: CreatePaymentBody, ori
   };
 }
 
-/**
- * POST /payments and POST /payment-links share everything but the representation, so one handler serves both.
- */
-export function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientAddress: (c: Context) => string) {
+/** POST /payments and POST /payment-links share everything but the representation: one file serves both. */
+export function registerCreatePayment(
+  app: Hono<MerchantEnv>,
+  deps: ApiDeps,
+  clientAddress: (c: Context) => string,
+): void {
+  app.post('/payments', creationHandler(deps, 'direct', clientAddress));
+  app.post('/payment-links', creationHandler(deps, 'link', clientAddress));
+}
+
+function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientAddress: (c: Context) => string) {
   const routeName = kind === 'direct' ? 'POST /payments' : 'POST /payment-links';
   return async (c: Context<MerchantEnv>) => {
     const merchant = c.get('merchant');
@@ -49,7 +71,7 @@ export function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientA
     const respond = (payment: Payment) => {
       const view =
         kind === 'direct'
-          ? directPaymentView(payment, assetOf(deps, payment), deps.settings.publicUrl, deps.settings.pageSecret)
+          ? directPaymentView(payment, deps.catalog, deps.settings.publicUrl, deps.settings.pageSecret)
           : paymentLinkView(payment, deps.settings.publicUrl, deps.settings.pageSecret);
       const message = kind === 'direct' ? 'Payment created' : 'Payment link created';
       return { status: 201, body: stringifyJson({ success: true, message, data: view }) };
@@ -62,7 +84,7 @@ export function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientA
         create: async (id) =>
           respond(await createPayment(deps, merchant, { ...toNewPayment(kind, data, clientAddress(c)), id })),
         recover: async (id) => {
-          const p = await findPayment(deps, merchant.id, id);
+          const p = await findMerchantPayment(deps.db, merchant.id, id);
           return p ? respond(p) : null;
         },
       },

@@ -8,7 +8,7 @@ import {
   type PublicClient,
   toHex,
 } from 'viem';
-import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey } from '../types.js';
+import { type ChainBlock, ChainLagError, type ChainSource, type ChainTransfer, chainKey } from '../types.js';
 import type { EvmNetworkConfig } from './config.js';
 
 /** keccak256("Transfer(address,address,uint256)"): ERC-20 and ERC-721 share it; ERC-721 indexes a 4th topic. */
@@ -112,7 +112,9 @@ export class EvmChain implements ChainSource {
     const tip = await this.probe();
     const lag = this.highestSeen - tip.height;
     if (lag > 0 && lag <= MAX_NODE_LAG)
-      throw new Error(`RPC of ${this.network} is behind: tip ${tip.height}, the chain had reached ${this.highestSeen}`);
+      throw new ChainLagError(
+        `RPC of ${this.network} is behind: tip ${tip.height}, the chain had reached ${this.highestSeen}`,
+      );
     this.highestSeen = tip.height;
     return tip;
   }

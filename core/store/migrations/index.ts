@@ -6,16 +6,18 @@ import * as dropinSessions from './0004-dropin-sessions.js';
 import * as changeNotifications from './0005-change-notifications.js';
 import * as idempotencyPayment from './0006-idempotency-payment.js';
 import * as pendingDeliveries from './0007-pending-deliveries.js';
+import * as dropChangeNotifications from './0008-drop-change-notifications.js';
 
 /**
- * Versioned migrations, applied in key order. Add a file per change; never edit one that has shipped.
+ * Versioned migrations, applied in name order (Kysely sorts them). Add a file per change; never edit one that has shipped.
  */
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
-  '0003-xpubs': xpubs,
   '0002-webhooks': webhooks,
+  '0003-xpubs': xpubs,
   '0004-dropin-sessions': dropinSessions,
   '0005-change-notifications': changeNotifications,
   '0006-idempotency-payment': idempotencyPayment,
   '0007-pending-deliveries': pendingDeliveries,
+  '0008-drop-change-notifications': dropChangeNotifications,
 };

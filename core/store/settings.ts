@@ -1,6 +1,11 @@
 import type { Kysely } from 'kysely';
-import { secretToken } from '../core/ids.js';
-import type { Database } from '../core/store/schema.js';
+import { secretToken } from '../ids.js';
+import type { Database } from './schema.js';
+
+/*
+ * Service-wide settings kept across restarts (the dropin_settings table): the hosted-page signing secret, the demo
+ * storefront's public key.
+ */
 
 export async function getSetting(db: Kysely<Database>, key: string): Promise<string | null> {
   const row = await db.selectFrom('dropin_settings').select('value').where('key', '=', key).executeTakeFirst();

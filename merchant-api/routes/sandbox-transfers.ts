@@ -1,16 +1,15 @@
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
-import { requestHeader } from '../../api-kit/node-request.js';
+import { currencyCodeSchema } from '../../api-kit/schemas.js';
 import { isValidAddress } from '../../core/catalog/catalog.js';
-import { sandboxMine, sandboxSend } from '../../core/chains/sandbox.js';
+import { sandboxSend } from '../../core/chains/sandbox.js';
 import { chainKey } from '../../core/chains/types.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { numberToDecimalText, toUnits } from '../../core/money/decimal.js';
 import type { MerchantEnv } from '../auth.js';
-import { currencyCodeSchema } from '../schemas.js';
 
 /** XRP destination tags are uint32: the catalog regex bounds the digits, this bounds the value. */
 function validExtraId(asset: { extraIdRegex: string | null; family: string }, extraId: string): boolean {
@@ -18,7 +17,8 @@ function validExtraId(asset: { extraIdRegex: string | null; family: string }, ex
   return asset.family !== 'xrp' || BigInt(extraId) <= 0xffffffffn;
 }
 
-function requireTestMode(c: Context<MerchantEnv>): void {
+/** The sandbox routes are test mode's chain: a live key gets 400, as live payments are paid on the real chain. */
+export function requireTestMode(c: Context<MerchantEnv>): void {
   if (c.get('merchant').mode !== 'test') {
     throw new AppError(
       'BAD_REQUEST',
@@ -38,8 +38,8 @@ export const sandboxTransferSchema = z.strictObject({
 });
 
 /** POST /sandbox/transfers: a transfer enters the sandbox mempool (0 confirmations); the watcher sees it at once. */
-export function sandboxTransferHandler(deps: ApiDeps) {
-  return async (c: Context<MerchantEnv>) => {
+export function registerSandboxTransfers(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.post('/sandbox/transfers', async (c) => {
     requireTestMode(c);
     const { data } = await readJson(c, sandboxTransferSchema, deps.limits.bodyBytes);
     const asset = deps.catalog.get(data.currency);
@@ -58,7 +58,7 @@ export function sandboxTransferHandler(deps: ApiDeps) {
       extraId: data.extra_id ?? null,
       units,
     });
-    await deps.syncChain(chainKey('test', asset.network));
+    await deps.watchers.sync(chainKey('test', asset.network));
     return ok(
       c,
       {
@@ -73,31 +73,5 @@ export function sandboxTransferHandler(deps: ApiDeps) {
       'Transfer broadcast to the sandbox mempool',
       201,
     );
-  };
-}
-
-export const sandboxBlocksSchema = z.strictObject({
-  count: z.number().int().min(1).max(100).default(1),
-  network: z.string().min(1).max(20).optional(),
-});
-
-/** POST /sandbox/blocks: mines blocks on one network, or on every sandbox network when none is named. */
-export function sandboxBlocksHandler(deps: ApiDeps) {
-  return async (c: Context<MerchantEnv>) => {
-    requireTestMode(c);
-    const { data } =
-      requestHeader(c, 'content-length') === '0' || !requestHeader(c, 'content-type')
-        ? { data: sandboxBlocksSchema.parse({}) }
-        : await readJson(c, sandboxBlocksSchema, deps.limits.bodyBytes);
-    const networks = [...new Set(deps.catalog.list().map((a) => a.network))];
-    const chosen = data.network ? networks.filter((n) => n === data.network?.toLowerCase()) : networks;
-    if (chosen.length === 0)
-      throw invalid('network', `Unknown network "${data.network}"; one of ${networks.join(', ')}`);
-    const heights: Record<string, number> = {};
-    for (const n of chosen) {
-      heights[n] = await sandboxMine(deps.db, deps.clock, n, data.count);
-      await deps.syncChain(chainKey('test', n));
-    }
-    return ok(c, { height: Math.max(...Object.values(heights)), heights }, `Mined ${data.count} block(s)`);
-  };
+  });
 }

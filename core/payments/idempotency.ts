@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { AppError } from '../core/errors.js';
-import { newId } from '../core/ids.js';
-import type { Database } from '../core/store/schema.js';
+import type { Clock } from '../clock.js';
+import { AppError, toError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Logger } from '../log.js';
+import type { Database } from '../store/schema.js';
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -156,10 +158,24 @@ async function release(db: Kysely<Database>, claim: Claim): Promise<void> {
     .execute();
 }
 
-/** Forgets keys older than the TTL; run periodically by the service. */
+/** Forgets keys older than the TTL. */
 export async function purgeIdempotencyKeys(db: Kysely<Database>, now: number): Promise<void> {
   await db
     .deleteFrom('idempotency_keys')
     .where('created_at', '<', now - IDEMPOTENCY_TTL_MS)
     .execute();
+}
+
+/** Purges expired keys every hour. Returns the function that stops it. */
+export function startIdempotencyPurge(deps: { db: Kysely<Database>; clock: Clock; logger: Logger }): () => void {
+  const t = setInterval(
+    () => {
+      purgeIdempotencyKeys(deps.db, deps.clock.now()).catch((e) =>
+        deps.logger.warn('idempotency purge failed', { error: toError(e).message }),
+      );
+    },
+    60 * 60 * 1000,
+  );
+  t.unref();
+  return () => clearInterval(t);
 }

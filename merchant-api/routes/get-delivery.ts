@@ -1,0 +1,16 @@
+import type { Hono } from 'hono';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { notFound } from '../../core/errors.js';
+import { attemptsOf, getDelivery } from '../../core/webhooks/deliveries.js';
+import { deliveryView } from '../../core/webhooks/delivery-view.js';
+import type { MerchantEnv } from '../auth.js';
+
+/** GET /webhook-deliveries/{delivery_id}: one delivery with every attempt. */
+export function registerGetDelivery(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.get('/webhook-deliveries/:delivery_id', async (c) => {
+    const d = await getDelivery(deps.db, c.get('merchant').id, c.req.param('delivery_id'));
+    if (!d) throw notFound('Webhook delivery');
+    return ok(c, deliveryView(d, await attemptsOf(deps.db, d.id)));
+  });
+}

@@ -1,0 +1,16 @@
+import type { Hono } from 'hono';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { paymentStatusView } from '../../api-kit/payment-views.js';
+import { notFound } from '../../core/errors.js';
+import { findMerchantPayment } from '../../core/payments/store.js';
+import type { MerchantEnv } from '../auth.js';
+
+/** GET /payments/{payment_id} (spec 4.8): another merchant's payment is a 404, exactly like a missing one. */
+export function registerGetPayment(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.get('/payments/:payment_id', async (c) => {
+    const p = await findMerchantPayment(deps.db, c.get('merchant').id, c.req.param('payment_id'));
+    if (!p) throw notFound('Payment');
+    return ok(c, paymentStatusView(p));
+  });
+}

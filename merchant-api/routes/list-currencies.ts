@@ -1,0 +1,47 @@
+import type { Hono } from 'hono';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { enabledAssets } from '../../core/catalog/availability.js';
+import { iso } from '../../core/clock.js';
+import { Decimal } from '../../core/money/decimal.js';
+import type { MerchantEnv } from '../auth.js';
+
+/** Catalog timestamps: when this catalog version shipped. */
+const CATALOG_DATE = Date.UTC(2026, 10, 1);
+
+/** GET /currencies (spec 4.2, 2.1): assets payable now: network watched and a fresh price at hand. */
+export function registerListCurrencies(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.get('/currencies', async (c) => {
+    const mode = c.get('merchant').mode;
+    const out = [];
+    for (const a of enabledAssets(deps.catalog.list(), deps.chains, mode)) {
+      const rate = await deps.rates[mode].usdRate(a).then(
+        (r) => r.rate,
+        () => null,
+      );
+      if (rate === null) continue;
+      out.push({
+        code_id: a.codeId,
+        code: a.code,
+        name: a.name,
+        network: a.network,
+        icon_url: `/icons/${a.logoFile}`,
+        logo_file: a.logoFile,
+        wallet_regex: a.walletRegex,
+        priority: a.priority,
+        extra_id_exists: a.extraIdExists,
+        extra_id_regex: a.extraIdRegex,
+        track: 1,
+        cg_id: a.cgId,
+        is_maxlimit: false,
+        smart_contract: a.smartContract,
+        network_precision: a.decimals,
+        usd_rate: new Decimal(rate),
+        enabled: true,
+        created_at: iso(CATALOG_DATE),
+        updated_at: iso(CATALOG_DATE),
+      });
+    }
+    return ok(c, out);
+  });
+}

@@ -1,0 +1,35 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { readQuery } from '../../api-kit/body.js';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { deliveryStatuses, listDeliveries } from '../../core/webhooks/deliveries.js';
+import { deliveryView } from '../../core/webhooks/delivery-view.js';
+import type { MerchantEnv } from '../auth.js';
+
+export const listDeliveriesQuerySchema = z.strictObject({
+  payment_id: z.string().min(1).max(100).optional(),
+  status: z.enum(deliveryStatuses).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(300).optional(),
+});
+
+/**
+ * GET /webhook-deliveries: the merchant's delivery log, filtered by payment and status, newest first in keyset
+ * pages, each delivery with every attempt (response code, duration, error, response excerpt).
+ */
+export function registerListDeliveries(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.get('/webhook-deliveries', async (c) => {
+    const q = readQuery(c, listDeliveriesQuerySchema);
+    const page = await listDeliveries(deps.db, c.get('merchant').id, {
+      paymentId: q.payment_id,
+      status: q.status,
+      limit: q.limit,
+      cursor: q.cursor,
+    });
+    return ok(c, {
+      deliveries: page.deliveries.map((d) => deliveryView(d, d.attempt_log)),
+      next_cursor: page.nextCursor,
+    });
+  });
+}

@@ -1,0 +1,36 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { readQuery } from '../../api-kit/body.js';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { paymentStatusView } from '../../api-kit/payment-views.js';
+import { paymentStatuses } from '../../core/payments/status.js';
+import { listPayments } from '../../core/payments/store.js';
+import type { MerchantEnv } from '../auth.js';
+
+const isoTime = z.iso
+  .datetime({ offset: true, error: 'Must be an ISO 8601 timestamp with a UTC offset' })
+  .transform((v) => Date.parse(v));
+
+export const listPaymentsQuerySchema = z.strictObject({
+  status: z.enum(paymentStatuses).optional(),
+  created_from: isoTime.optional(),
+  created_to: isoTime.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+/** GET /payments: reconciliation beyond the spec; filter by status and creation time, keyset pages. */
+export function registerListPayments(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.get('/payments', async (c) => {
+    const q = readQuery(c, listPaymentsQuerySchema);
+    const page = await listPayments(deps.db, c.get('merchant').id, {
+      status: q.status,
+      createdFrom: q.created_from,
+      createdTo: q.created_to,
+      limit: q.limit,
+      cursor: q.cursor,
+    });
+    return ok(c, { payments: page.payments.map(paymentStatusView), next_cursor: page.nextCursor });
+  });
+}

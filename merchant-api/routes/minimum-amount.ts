@@ -1,0 +1,54 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { readQuery } from '../../api-kit/body.js';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { currencyCodeSchema } from '../../api-kit/schemas.js';
+import { AppError, invalid } from '../../core/errors.js';
+import { Decimal, fromUnits, parseDecimal } from '../../core/money/decimal.js';
+import { payableAsset } from '../../core/payments/create-payment.js';
+import { minimumAmount } from '../../core/pricing/amounts.js';
+import type { MerchantEnv } from '../auth.js';
+
+const booleanText = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+export const minimumAmountQuerySchema = z.strictObject({
+  currency_from: currencyCodeSchema,
+  currency_to: currencyCodeSchema,
+  fiat_equivalent: z.string().regex(/^usd$/i, 'Only usd is supported').default('usd'),
+  is_fixed_rate: booleanText.optional(),
+  is_fee_paid_by_user: booleanText.optional(),
+});
+
+/**
+ * GET /minimum-amount (spec 4.4). Funds go straight to the merchant (no conversion), so the minimum is that of
+ * `currency_from`; `currency_to` must be a known asset or usd and is echoed.
+ */
+export function registerMinimumAmount(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.get('/minimum-amount', async (c) => {
+    const q = readQuery(c, minimumAmountQuerySchema);
+    const mode = c.get('merchant').mode;
+    const asset = payableAsset(deps, mode, q.currency_from);
+    if (!/^usd$/i.test(q.currency_to) && !deps.catalog.get(q.currency_to)) {
+      throw invalid('currency_to', `Unknown currency "${q.currency_to}"`);
+    }
+    const { rate } = await deps.rates[mode].usdRate(asset);
+    const min = minimumAmount(asset, rate);
+    const r = parseDecimal(rate);
+    if (!r) throw new AppError('INTERNAL', 'bad rate');
+    return ok(c, {
+      currency_from: q.currency_from.toLowerCase(),
+      currency_to: q.currency_to.toLowerCase(),
+      fiat_equivalent: q.fiat_equivalent.toLowerCase(),
+      is_fixed_rate: q.is_fixed_rate ?? false,
+      is_fee_paid_by_user: q.is_fee_paid_by_user ?? false,
+      min_amount: Decimal.units(min.minUnits, asset.decimals),
+      fiat_equivalent_amount: new Decimal(min.minUsd),
+      raw: {
+        min_amount: Decimal.units(min.minUnits, asset.decimals),
+        // Exact USD value of the minimum, before rounding to cents.
+        fiat_equivalent: new Decimal(fromUnits(min.minUnits * r.int, asset.decimals + r.scale)),
+      },
+    });
+  });
+}

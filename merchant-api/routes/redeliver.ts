@@ -1,0 +1,22 @@
+import type { Hono } from 'hono';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { notFound } from '../../core/errors.js';
+import { attemptsOf, redeliver } from '../../core/webhooks/deliveries.js';
+import { deliveryView } from '../../core/webhooks/delivery-view.js';
+import type { MerchantEnv } from '../auth.js';
+
+/** POST /webhook-deliveries/{delivery_id}/redeliver (202): the same delivery id again, freshly signed, now. */
+export function registerRedeliver(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.post('/webhook-deliveries/:delivery_id/redeliver', async (c) => {
+    const d = await redeliver(deps.db, c.get('merchant').id, c.req.param('delivery_id'), deps.clock.now());
+    if (!d) throw notFound('Webhook delivery');
+    deps.webhooks.wake();
+    return ok(
+      c,
+      deliveryView(d, await attemptsOf(deps.db, d.id)),
+      'Redelivery queued (same delivery id, fresh timestamp and signature)',
+      202,
+    );
+  });
+}

@@ -1,0 +1,42 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { readJson } from '../../api-kit/body.js';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { requestHeader } from '../../api-kit/node-request.js';
+import { sandboxMine } from '../../core/chains/sandbox.js';
+import { chainKey } from '../../core/chains/types.js';
+import { invalid } from '../../core/errors.js';
+import type { MerchantEnv } from '../auth.js';
+import { requireTestMode } from './sandbox-transfers.js';
+
+export const sandboxBlocksSchema = z.strictObject({
+  count: z.number().int().min(1).max(100).default(1),
+  network: z.string().min(1).max(20).optional(),
+});
+
+/** POST /sandbox/blocks: mines blocks on one network, or on every sandbox network when none is named. */
+export function registerSandboxBlocks(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.post('/sandbox/blocks', async (c) => {
+    requireTestMode(c);
+    // An empty POST mines one block everywhere.
+    const { data } =
+      requestHeader(c, 'content-length') === '0' || !requestHeader(c, 'content-type')
+        ? { data: sandboxBlocksSchema.parse({}) }
+        : await readJson(c, sandboxBlocksSchema, deps.limits.bodyBytes);
+    const networks = [...new Set(deps.catalog.list().map((a) => a.network))];
+    const chosen = data.network ? networks.filter((n) => n === data.network?.toLowerCase()) : networks;
+    if (chosen.length === 0)
+      throw invalid('network', `Unknown network "${data.network}"; one of ${networks.join(', ')}`);
+    const heights = new Map<string, number>();
+    for (const n of chosen) {
+      heights.set(n, await sandboxMine(deps.db, deps.clock, n, data.count));
+      await deps.watchers.sync(chainKey('test', n));
+    }
+    return ok(
+      c,
+      { height: Math.max(...heights.values()), heights: Object.fromEntries(heights) },
+      `Mined ${data.count} block(s)`,
+    );
+  });
+}

@@ -1,0 +1,15 @@
+import type { Hono } from 'hono';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { deliveryView } from '../../core/webhooks/delivery-view.js';
+import { sendTestEvent } from '../../core/webhooks/test-event.js';
+import type { MerchantEnv } from '../auth.js';
+
+/** POST /webhook-deliveries/test (202): a signed test event to the merchant's endpoint, to check a receiver. */
+export function registerSendTestEvent(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.post('/webhook-deliveries/test', async (c) => {
+    const d = await sendTestEvent(deps.db, c.get('merchant').id, deps.clock.now());
+    deps.webhooks.wake();
+    return ok(c, deliveryView(d, []), 'Test event queued', 202);
+  });
+}
