@@ -1,23 +1,20 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
 import { gzipBest } from './scripts/gzip-best.js';
 
 /**
  * Builds the drop-in into public/dropin/v1/:
- * - checkout.js: the script tag (IIFE; defines window.ServiceCheckout): everything the QR needs, the picker
- *   included (as a chunk of its own it cost the customer-picks flow more than it costs a preset checkout here);
- * - chunks/*.js: what the QR does not need (the closing screens, live status, test mode's simulate, the words
- *   for invalid options), each a small script loaded next to checkout.js when first needed;
- * - checkout.mjs + checkout.d.ts: the ES module with TypeScript types, for bundler users (one file);
- * - page.js: the hosted payment page (/pay/{id}), the same components as a full page (one file);
+ * - checkout.js: the script tag (a small classic script; defines window.ServiceCheckout) that imports
+ * - checkout.module.js: the checkout as an ES module, everything the QR needs, and chunks/*.js, what the QR does
+ *   not need (the closing screens, live status, test mode's simulate), imported when first needed;
+ * - checkout.mjs + checkout.d.ts: the same module as one file with TypeScript types, for bundler users;
+ * - page.js: the hosted payment page (/pay/{id}), the same components as a full page, one file;
  * - locales/*.json: the non-English messages, fetched only when used.
  */
 const OUT_DIR = 'public/dropin/v1';
 
 const shared: UserConfig = {
-  plugins: [signalsWithoutDomBindings()],
   // Vite 8 compiles TSX with Oxc. Classic `h` calls rather than the automatic runtime: preact/jsx-runtime would
   // add its own vnode factory (about 0.25 KB gzipped) next to the `h` that render() needs anyway. The type check
   // (tsconfig) keeps `react-jsx`: the JSX types are the same.
@@ -27,11 +24,7 @@ const shared: UserConfig = {
     // JSX files only (where `h` must be in scope); Rolldown strips the types of the .ts files itself.
     include: /\.tsx$/,
   },
-  define: {
-    'process.env.NODE_ENV': '"production"',
-    // @preact/signals checks for its browser devtools at load and calls them on every update: never in the drop-in.
-    'window.__PREACT_SIGNALS_DEVTOOLS__': 'undefined',
-  },
+  define: { 'process.env.NODE_ENV': '"production"' },
   publicDir: false,
   logLevel: 'warn',
 };
@@ -43,13 +36,27 @@ const shared: UserConfig = {
 const BROWSERS = ['chrome111', 'safari16.4', 'firefox115', 'edge111'];
 
 /** Output settings of every build. */
-const out = {
-  outDir: OUT_DIR,
-  emptyOutDir: false,
-  minify: true,
-  target: BROWSERS,
-  cssTarget: BROWSERS,
-};
+const out = { outDir: OUT_DIR, emptyOutDir: false, minify: true, target: BROWSERS, cssTarget: BROWSERS };
+
+/**
+ * The checkout module with its chunks; chunk names carry a hash, so a cached module never meets a newer chunk.
+ * Library mode: Vite adds no preload helper to dynamic imports there (the chunks need none).
+ */
+const moduleBuild = () =>
+  build({
+    ...shared,
+    configFile: false,
+    build: {
+      ...out,
+      lib: { entry: 'widget/index.ts', formats: ['es'], fileName: () => 'checkout.module.js' },
+      rolldownOptions: {
+        // The entry may export more than its own exports: what its chunks share with it stays in it (one request).
+        preserveEntrySignatures: 'allow-extension',
+        // Minified whole (library mode keeps whitespace for bundlers; this module goes to browsers as it is).
+        output: { chunkFileNames: 'chunks/[name]-[hash].js', comments: false, minify: true },
+      },
+    },
+  });
 
 /** A one-file build (dynamic imports inlined): the ES module for bundlers, the hosted page. */
 const oneFile = (entry: string, format: 'es' | 'iife', fileName: string, name?: string) =>
@@ -60,46 +67,6 @@ const oneFile = (entry: string, format: 'es' | 'iife', fileName: string, name?: 
       ...out,
       rolldownOptions: { output: { codeSplitting: false } },
       lib: { entry, formats: [format], fileName: () => fileName, ...(name ? { name } : {}) },
-    },
-  });
-
-/** In checkout.js, the chunks come from chunk-scripts.ts (scripts next to it) instead of dynamic imports. */
-function chunksAsScripts(): Plugin {
-  return {
-    name: 'checkout-chunks-as-scripts',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      if (importer?.includes('/widget/') && /(^|\/)chunks\.js$/.test(source))
-        return fileURLToPath(new URL('widget/chunk-scripts.ts', import.meta.url));
-      return null;
-    },
-  };
-}
-
-/**
- * What a chunk shares with checkout.js: taken from `ServiceCheckout._` (entry.ts), never bundled again. Every name
- * a chunk imports from these modules must be in `_` (the e2e runs load every chunk), Fragment included if a chunk
- * ever uses `<>`.
- */
-const SHARED = /^(preact|@preact\/signals)$|\/widget\/(i18n|chunk-scripts)\.(js|ts)$/;
-
-/** One chunk: an IIFE that takes the shared modules from `ServiceCheckout._` and registers its exports. */
-const chunk = (name: string) =>
-  build({
-    ...shared,
-    configFile: false,
-    build: {
-      ...out,
-      rolldownOptions: {
-        external: (id) => SHARED.test(id),
-        output: { codeSplitting: false, comments: false, globals: () => 'ServiceCheckout._' },
-      },
-      lib: {
-        entry: `widget/chunk-entries/${name}.ts`,
-        formats: ['iife'],
-        name: 'x',
-        fileName: () => `chunks/${name}.js`,
-      },
     },
   });
 
@@ -122,8 +89,8 @@ function locales(): Plugin {
 }
 
 /**
- * Every file of the build gzipped once, as small as gzip gets (scripts/gzip-best.ts: Zopfli), written next to it (`checkout.js.gz`)
- * for the service to send as it is (static-files.ts); returns the gzipped sizes by path.
+ * Every file of the build gzipped once, as small as gzip gets (scripts/gzip-best.ts: Zopfli), written next to it
+ * (`checkout.js.gz`) for the service to send as it is (static-files.ts); returns the gzipped sizes by path.
  */
 async function gzipAll(dir = OUT_DIR, rel = ''): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {};
@@ -142,55 +109,13 @@ async function gzipAll(dir = OUT_DIR, rel = ''): Promise<Record<string, number>>
   return sizes;
 }
 
-/**
- * @preact/signals without the two features the drop-in never uses, which its module installs as side effects
- * (so tree-shaking cannot drop them): rendering a signal itself as a text node (`{sig}` in JSX) and binding a
- * signal itself to a DOM property (`<input value={sig}>`). Our components read `.value` everywhere, which the
- * part kept (re-rendering the components whose render read a signal) handles. Exact text replacements: an
- * upgrade of the library that changes this text fails the build here rather than shipping half a patch.
- */
-export function signalsWithoutDomBindings(): Plugin {
-  const cuts: [RegExp, string][] = [
-    // The text node component and the vnode disguise of Signal.prototype it relies on.
-    [/function w\(i\)\{var n=this,r=i\.data.*?__b:\{configurable:!0,value:1\}\}\);/s, ''],
-    // Props that are signals: collected before diffing...
-    [
-      /b\("__b",function\(i,n\)\{y\(\);d=void 0;if\("string"==typeof n\.type\).*?\}i\(n\)\}\);/s,
-      'b("__b",function(i,n){y();d=void 0;i(n)});',
-    ],
-    // ...bound after it...
-    [
-      /b\("diffed",function\(i,n\)\{y\(\);d=void 0;var r;.*?i\.removeAttribute\(n\)\}\}\)\}\}/s,
-      'b("diffed",function(i,n){y();d=void 0;i(n)});',
-    ],
-    // ...and unbound on unmount (components keep their cleanup).
-    [
-      /b\("unmount",function\(i,n\)\{if\("string"==typeof n\.type\)\{.*?n\.__np=void 0\}else\{/s,
-      'b("unmount",function(i,n){if("string"!=typeof n.type){',
-    ],
-  ];
-  return {
-    name: 'signals-without-dom-bindings',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!/@preact\/signals\/dist\/signals\.module\.js$/.test(id)) return null;
-      let out = code;
-      for (const [re, by] of cuts) {
-        if (!re.test(out)) throw new Error(`@preact/signals changed: ${re} no longer matches (vite.config.ts)`);
-        out = out.replace(re, by);
-      }
-      return out;
-    },
-  };
-}
-
-/** After checkout.js: its chunks, the ES module build and its declaration file, the hosted page, the size line. */
+/** After checkout.js: the module and its chunks, the one-file builds, the declaration file, the size line. */
 function otherBuilds(): Plugin {
   return {
-    name: 'checkout-chunks-esm-page-types',
+    name: 'checkout-module-esm-page-types',
     apply: 'build',
     async closeBundle() {
-      for (const f of readdirSync('widget/chunk-entries')) await chunk(f.replace(/\.ts$/, ''));
+      await moduleBuild();
       await oneFile('widget/index.ts', 'es', 'checkout.mjs');
       await oneFile('widget/page-entry.ts', 'iife', 'page.js', 'ServiceCheckoutPage');
       const types = ts.transpileDeclaration(readFileSync('widget/types.ts', 'utf8'), {
@@ -205,7 +130,7 @@ function otherBuilds(): Plugin {
         .filter((f) => f.startsWith('chunks/'))
         .map((f) => `${f} ${gz[f]}`);
       console.log(
-        `gzipped: checkout.js ${gz['checkout.js']} bytes (budget to the QR with the API answers: 15 KB); chunks: ${chunks.join(', ')}`,
+        `gzipped: checkout.js ${gz['checkout.js']} + checkout.module.js ${gz['checkout.module.js']} bytes (budget to the QR: 15 KB); chunks: ${chunks.join(', ')}`,
       );
     },
   };
@@ -213,7 +138,7 @@ function otherBuilds(): Plugin {
 
 export default defineConfig({
   ...shared,
-  plugins: [signalsWithoutDomBindings(), locales(), chunksAsScripts(), otherBuilds()],
+  plugins: [locales(), otherBuilds()],
   build: {
     ...out,
     // No comments: nothing downstream needs annotations.

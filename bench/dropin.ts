@@ -6,7 +6,6 @@ import { chromiumLaunchOptions } from '../e2e/chromium.js';
 import { startShop } from '../e2e/shop-server.js';
 import { gzipBest } from '../scripts/gzip-best.js';
 import { startTestService } from '../server/testing/harness.js';
-import { signalsWithoutDomBindings } from '../vite.config.js';
 import { median } from './stats.js';
 
 const OUT = 'public/dropin/v1';
@@ -14,9 +13,11 @@ const BROWSERS = ['chrome111', 'safari16.4', 'firefox115', 'edge111'];
 
 /** Wire bytes of one checkout flow (bodies as sent, gzip-encoded where the service encodes; no headers), split at the QR. */
 export interface FlowSizes {
-  /** Everything requested before the QR was on screen: what the 15 KB budget covers. */
+  /** Everything requested before the QR was on screen, API answers included. */
   toQr: Record<string, number>;
   toQrTotal: number;
+  /** The drop-in's own files (JS, its CSS inside) among them: what the 15 KB budget covers. */
+  codeToQr: number;
   withinBudget: boolean;
   /** Requested once the QR was on screen (live status, the closing screens): outside the budget, shown anyway. */
   afterQr: Record<string, number>;
@@ -31,6 +32,9 @@ export interface DropinBench {
    * add up to a little more than the whole, as gzip shares its dictionary across a file.
    */
   script: {
+    /** The script tag's loader. */
+    loader: number;
+    /** checkout.module.js, split into the framework, the stylesheet and our own code (the rest). */
     checkout: number;
     framework: number;
     stylesheet: number;
@@ -78,8 +82,7 @@ async function frameworkBytes(): Promise<number> {
   const r = await build({
     configFile: false,
     logLevel: 'silent',
-    plugins: [signalsWithoutDomBindings()],
-    define: { 'process.env.NODE_ENV': '"production"', 'window.__PREACT_SIGNALS_DEVTOOLS__': 'undefined' },
+    define: { 'process.env.NODE_ENV': '"production"' },
     build: {
       write: false,
       target: BROWSERS,
@@ -148,7 +151,7 @@ async function measureFlow(
       const qr = performance.getEntriesByName('service-checkout:qr')[0]?.startTime ?? 0;
       return performance.getEntriesByType('resource').map((e) => ({ url: e.name, before: e.startTime < qr }));
     })) as { url: string; before: boolean }[];
-    const out: FlowSizes = { toQr: {}, toQrTotal: 0, withinBudget: false, afterQr: {}, afterQrTotal: 0 };
+    const out: FlowSizes = { toQr: {}, toQrTotal: 0, codeToQr: 0, withinBudget: false, afterQr: {}, afterQrTotal: 0 };
     for (const r of responses) {
       // A request the page did not time (the page itself, or none) counts as before the QR: never flatter.
       const before = started.find((s) => s.url === r.url)?.before ?? true;
@@ -156,8 +159,9 @@ async function measureFlow(
       bucket[r.name] = (bucket[r.name] ?? 0) + (await r.bytes);
     }
     out.toQrTotal = sum(out.toQr);
+    out.codeToQr = sum(Object.fromEntries(Object.entries(out.toQr).filter(([k]) => k.startsWith('GET /dropin/v1/'))));
     out.afterQrTotal = sum(out.afterQr);
-    out.withinBudget = out.toQrTotal <= BUDGET;
+    out.withinBudget = out.codeToQr <= BUDGET;
     return out;
   } finally {
     await context.close();
@@ -190,7 +194,8 @@ export async function benchDropin(runs = 20): Promise<DropinBench> {
       open: number[];
       api: number[];
     };
-    const js = readFileSync(`${OUT}/checkout.js`, 'utf8');
+    const loader = await gz(readFileSync(`${OUT}/checkout.js`));
+    const js = readFileSync(`${OUT}/checkout.module.js`, 'utf8');
     const checkout = await gz(js);
     const framework = await frameworkBytes();
     const stylesheet = await stylesheetBytes(js);
@@ -199,7 +204,7 @@ export async function benchDropin(runs = 20): Promise<DropinBench> {
       if (f.endsWith('.js')) chunks[f] = await gz(readFileSync(`${OUT}/chunks/${f}`));
     return {
       sizes: { budget: BUDGET, preset, picker },
-      script: { checkout, framework, stylesheet, widgetCode: checkout - framework - stylesheet, chunks },
+      script: { loader, checkout, framework, stylesheet, widgetCode: checkout - framework - stylesheet, chunks },
       openToQrMs: Math.round(median(timings.open) * 10) / 10,
       apiRoundTripMs: Math.round(median(timings.api) * 10) / 10,
       runs,

@@ -22,7 +22,7 @@ function stale(outputs, sources) {
   return newest(sources) > Math.min(...outputs.map((f) => statSync(f).mtimeMs));
 }
 
-const widgetOut = ['checkout.js', 'page.js', 'chunks/picker.js'].map((f) => `public/dropin/v1/${f}`);
+const widgetOut = ['checkout.js', 'checkout.module.js', 'page.js'].map((f) => `public/dropin/v1/${f}`);
 if (stale(widgetOut, ['widget', 'vite.config.ts'])) {
   console.log('Building the drop-in checkout...');
   execSync('npx vite build', { stdio: 'inherit' });

@@ -1,21 +1,49 @@
-import { useComputed, useSignal } from '@preact/signals';
-import { h } from 'preact';
-import { registerChunk, setChunkBase } from './chunk-scripts.js';
-import { addEnglish, t } from './i18n.js';
-import { createOpen } from './open.js';
+import { safeCall, TAG } from './safe.js';
+import type { CheckoutError, CheckoutHandle, CheckoutOptions, CheckoutResult } from './types.js';
 
-// The script tag's own address gives the service's origin (DESIGN.md) and the folder of the chunks; read now,
-// while this script is the current one.
+type CheckoutModule = typeof import('./index.js');
+
+// The script tag's own address gives the service's origin (DESIGN.md) and the folder of the checkout module; read
+// now, while this script is the current one.
 const script = document.currentScript as HTMLScriptElement | null;
 const src = script?.src || `${location.origin}/dropin/v1/checkout.js`;
-setChunkBase(new URL('.', src).href, script?.nonce);
 
 /**
- * The one global of the drop-in: `window.ServiceCheckout`. `_` is private to the drop-in's own chunks
- * (chunk-scripts.ts): what they import from Preact, the signals and our messages, so they do not ship their own.
+ * checkout.js is the classic script a shop adds with one tag; the checkout itself is an ES module beside it, with
+ * the parts the QR does not need as chunks it imports when needed. Fetched at once, so it is in by the time a
+ * customer clicks "Buy". A dynamic import carries this script's CSP nonce to the module and its chunks.
  */
-(window as unknown as { ServiceCheckout: unknown }).ServiceCheckout = {
-  version: '1',
-  open: createOpen(new URL(src).origin),
-  _: { h, useComputed, useSignal, t, addEnglish, registerChunk },
-};
+const checkout: Promise<CheckoutModule> = import(/* @vite-ignore */ new URL('checkout.module.js', src).href);
+checkout.catch(() => {});
+
+/** `ServiceCheckout.open(options)`: hands over to the module's open() once it is in; never throws into the page. */
+function open(options: CheckoutOptions): CheckoutHandle {
+  let inner: CheckoutHandle | null = null;
+  let closed = false;
+  const result = checkout.then(
+    (m): Promise<CheckoutResult> | CheckoutResult => {
+      if (closed) return { status: 'closed', payment: null };
+      inner = m.createOpen(new URL(src).origin)(options);
+      return inner.result;
+    },
+    () => {
+      const e: CheckoutError = { code: 'network', message: `Cannot load the checkout from ${src}` };
+      console.error(`${TAG} ${e.message}`);
+      safeCall('onError', options?.onError, e);
+      throw e;
+    },
+  );
+  result.catch(() => {});
+  return {
+    close() {
+      if (closed) return;
+      closed = true;
+      if (inner) inner.close();
+      else safeCall('onClose', options?.onClose);
+    },
+    result,
+  };
+}
+
+/** The one global of the drop-in. */
+(window as unknown as { ServiceCheckout: unknown }).ServiceCheckout = { version: '1', open };

@@ -1,6 +1,7 @@
 /**
- * The drop-in as an ES module for bundler users: `import { open } from '.../checkout.mjs'`. A bundled copy
- * cannot find the service from its own script tag, so pass `apiBase`.
+ * The drop-in as an ES module: what checkout.js loads (checkout.module.js, with its chunks), and, built as one file
+ * (checkout.mjs), what bundler users import: `import { open } from '.../checkout.mjs'`. A bundled copy cannot find
+ * the service from its own script tag, so pass `apiBase`.
  */
 import { createOpen } from './open.js';
 
@@ -13,6 +14,7 @@ export type {
   CheckoutResult,
   CheckoutStatus,
 } from './types.js';
+export { createOpen };
 
 export const version = '1';
 

@@ -1,5 +1,4 @@
 import type { DropinApi, SessionView } from './api.js';
-import './status-messages.js';
 import type { CheckoutPayment } from './types.js';
 
 const POLL_MS = 3000;

@@ -1,7 +1,7 @@
 import type { CheckoutOptions } from './types.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const CALLBACKS = ['onSuccess', 'onClose', 'onExpired', 'onError', 'onStatus'] as const;
+export const CALLBACKS = ['onSuccess', 'onClose', 'onExpired', 'onError', 'onStatus'] as const;
 
 /** One code per broken rule; option-messages.ts words them (a chunk: a working integration never loads it). */
 export type OptionProblem =
@@ -21,37 +21,39 @@ export type OptionProblem =
   | 'theme'
   | (typeof CALLBACKS)[number];
 
+/** An optional string option that is present and not a string matching `re`. */
+function badString(v: unknown, re: RegExp = /^/): boolean {
+  return v !== undefined && !(typeof v === 'string' && re.test(v));
+}
+
 /**
- * Checks what a merchant passed to `open()` and returns every problem at once, so a typo is found on the first
- * try. The service validates again; this only spares a round trip and gives clearer words.
+ * Checks what a merchant passed to `open()` and returns every problem at once, so a typo is found on the first try.
+ * The service validates again; this spares a round trip and gives clearer words.
+ *
+ * @example optionProblemCodes({ publicKey: 'sk_live_x', amount: 5, customer: { email: 'a@b.co' } }) // ['secret']
  */
 export function optionProblemCodes(o: unknown): OptionProblem[] {
   if (typeof o !== 'object' || o === null) return ['object'];
   const x = o as Record<string, unknown>;
   const out: OptionProblem[] = [];
-  // Each rule as (problem, broken?): one compact line apiece.
-  const rule = (code: OptionProblem, broken: unknown) => broken && out.push(code);
-  /** An optional string option that is present and not a string matching `re`. */
-  const badString = (v: unknown, re: RegExp) => v !== undefined && !(typeof v === 'string' && re.test(v));
   const key = x.publicKey;
-  rule(
-    typeof key !== 'string' || !key ? 'key' : key.startsWith('sk_') ? 'secret' : 'prefix',
-    typeof key !== 'string' || !key.startsWith('dk_'),
-  );
-  rule('amount', !(typeof x.amount === 'number' && x.amount > 0 && x.amount < Number.POSITIVE_INFINITY));
-  rule('currency', badString(x.currency, /^usd$/i));
-  rule('crypto', badString(x.cryptoCurrency, /^[A-Za-z0-9]{1,20}$/));
+  if (typeof key !== 'string' || !key) out.push('key');
+  else if (key.startsWith('sk_')) out.push('secret');
+  else if (!key.startsWith('dk_')) out.push('prefix');
+  if (!(typeof x.amount === 'number' && x.amount > 0 && Number.isFinite(x.amount))) out.push('amount');
+  if (badString(x.currency, /^usd$/i)) out.push('currency');
+  if (badString(x.cryptoCurrency, /^[A-Za-z0-9]{1,20}$/)) out.push('crypto');
   const c = x.customer as Record<string, unknown> | undefined;
   if (typeof c !== 'object' || c === null) out.push('customer');
   else {
-    rule('email', typeof c.email !== 'string' || !EMAIL.test(c.email));
-    rule('name', badString(c.name, /^/));
+    if (typeof c.email !== 'string' || !EMAIL.test(c.email)) out.push('email');
+    if (badString(c.name)) out.push('name');
   }
-  rule('reference', badString(x.reference, /^/));
-  rule('apiBase', badString(x.apiBase, /^https?:\/\//));
-  rule('locale', badString(x.locale, /^/));
-  rule('theme', badString(x.theme, /^(auto|light|dark)$/));
-  for (const k of CALLBACKS) rule(k, x[k] !== undefined && typeof x[k] !== 'function');
+  if (badString(x.reference)) out.push('reference');
+  if (badString(x.apiBase, /^https?:\/\//)) out.push('apiBase');
+  if (badString(x.locale)) out.push('locale');
+  if (badString(x.theme, /^(auto|light|dark)$/)) out.push('theme');
+  for (const k of CALLBACKS) if (x[k] !== undefined && typeof x[k] !== 'function') out.push(k);
   return out;
 }
 

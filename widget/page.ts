@@ -1,17 +1,12 @@
 import { h } from 'preact';
 import { DropinApi } from './api.js';
 import { Checkout } from './components/checkout.js';
-import { addEnglish, loadLocale, pickLocale, t } from './i18n.js';
+import { loadLocale, pickLocale, t } from './i18n.js';
 import { readSession } from './live.js';
 import { mountHost } from './mount.js';
 import pageCss from './page.css?inline';
 import { TAG } from './safe.js';
 import { CheckoutState } from './state.js';
-import './status-messages.js';
-
-/** The hosted page's own English (the way back to the store). */
-export const enPage = { cancel: 'Cancel and return to the store' };
-addEnglish(enPage);
 
 const REDIRECT_DELAY_MS = 1500;
 

@@ -1,5 +1,4 @@
 import type { DropinApi } from './api.js';
-import './status-messages.js';
 import type { CheckoutPayment } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import type { DropinApi, PickerCurrency, SessionView } from './api.js';
-import { loadLive, loadSimulate } from './chunks.js';
+import * as chunks from './chunks.js';
 import type { CheckoutError, CheckoutPayment } from './types.js';
 
 export type Screen = 'loading' | 'picker' | 'pay' | 'success' | 'expired' | 'error';
@@ -40,11 +40,16 @@ export class CheckoutState {
   #expiredFor = '';
   #disposed = false;
 
+  readonly #chunks: Pick<typeof chunks, 'loadLive' | 'loadSimulate'>;
+
+  /** @param load where the chunks come from (chunks.ts; a test may make one fail, as a network would). */
   constructor(
     readonly api: DropinApi,
     hooks: StateHooks,
+    load: Pick<typeof chunks, 'loadLive' | 'loadSimulate'> = chunks,
   ) {
     this.#hooks = hooks;
+    this.#chunks = load;
   }
 
   /** Shows what `load` returns: a payment (QR at once) or the picker. */
@@ -108,7 +113,7 @@ export class CheckoutState {
     if (this.busy.value) return;
     this.busy.value = true;
     try {
-      const { simulate } = await loadSimulate();
+      const { simulate } = await this.#chunks.loadSimulate();
       await simulate(this.api, this.#token, (p) => this.update(p));
     } catch (e) {
       this.#fail(e);
@@ -136,7 +141,7 @@ export class CheckoutState {
     this.#stopLive = () => {
       this.#liveRun++;
     };
-    loadLive().then(
+    this.#chunks.loadLive().then(
       ({ followPayment }) => {
         if (run === this.#liveRun) this.#stopLive = followPayment(this.api, this.#token, (x) => this.update(x));
       },

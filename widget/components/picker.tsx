@@ -1,6 +1,5 @@
 import { useComputed, useSignal } from '@preact/signals';
 import { t } from '../i18n.js';
-import './picker-messages.js';
 import type { CheckoutState } from '../state.js';
 
 /** The asset picker: search over code, name and network; assets the price does not reach are shown, disabled. */

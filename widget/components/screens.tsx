@@ -1,5 +1,4 @@
 import { t } from '../i18n.js';
-import './screens-messages.js';
 import type { CheckoutState } from '../state.js';
 import css from './screens.css?inline';
 
