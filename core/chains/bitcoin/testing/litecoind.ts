@@ -35,7 +35,7 @@ export interface Litecoind {
   process(): ChildProcess | null;
   /** Mines `count` blocks to the harness's address; returns their hashes. */
   mine(count: number): Promise<string[]>;
-  newAddress(type?: 'bech32' | 'legacy'): Promise<string>;
+  newAddress(type?: 'bech32' | 'legacy' | 'p2sh-segwit'): Promise<string>;
   /** sendtoaddress, amount as exact decimal text; BIP125-replaceable when asked. */
   send(address: string, amount: string, opts?: { replaceable?: boolean }): Promise<string>;
   /**
