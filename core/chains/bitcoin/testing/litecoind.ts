@@ -97,6 +97,17 @@ process.once('exit', () => {
  * try { await node.send(await node.newAddress(), '0.1'); await node.mine(1); } finally { await node.stop(); }
  */
 export async function startLitecoind(opts: { fund?: boolean } = {}): Promise<Litecoind> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (e) {
+      // Another process took the free port between our probe and the node's bind: try another one.
+      if (attempt >= 3 || !/Unable to (bind|start HTTP server)/i.test((e as Error).message)) throw e;
+    }
+  }
+}
+
+async function startOnce(opts: { fund?: boolean }): Promise<Litecoind> {
   const datadir = mkdtempSync(join(tmpdir(), 'litecoind-'));
   const port = await freePort();
   const user = `u${randomBytes(4).toString('hex')}`;
