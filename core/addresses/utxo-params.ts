@@ -104,12 +104,20 @@ export function acceptedPrefixes(chain: UtxoChain, net: UtxoNet): readonly Exten
   return ACCEPTED[chain][net];
 }
 
-/** The one form a key is stored in, so a key pasted as zpub and as xpub is recognised as the same key. */
+/**
+ * The one form a key is stored in, so a key pasted as zpub and as xpub is recognised as the same key.
+ *
+ * @example canonicalPrefix('regtest') // 'tpub'
+ */
 export function canonicalPrefix(net: UtxoNet): 'xpub' | 'tpub' {
   return net === 'main' ? 'xpub' : 'tpub';
 }
 
-/** Prefix of a version number, if it is a registered one. */
+/**
+ * Prefix of a version number, if it is a registered one.
+ *
+ * @example prefixOfVersion(0x04b24746) // 'zpub'
+ */
 export function prefixOfVersion(version: number): ExtendedKeyPrefix | null {
   for (const [prefix, v] of Object.entries(extendedKeyVersions)) if (v === version) return prefix as ExtendedKeyPrefix;
   return null;

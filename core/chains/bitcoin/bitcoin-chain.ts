@@ -65,6 +65,11 @@ interface RpcOutput {
  *
  * The mempool view keeps each transaction's decoded outputs by txid, so a poll fetches only transactions it has not
  * seen: one request for the txid list, plus one per 250 new transactions.
+ *
+ * @example
+ * const ltc = new BitcoinChain(toBitcoinNetworkConfig('ltc', utxoNetworkSchemas.ltc.parse(input)), { checkpointHeight });
+ * await ltc.probe(); // { height, hash } of the node's tip, or a failure naming the chain mismatch
+ * registry.add(ltc); new ChainWatcher(deps, ltc).start(ltc.pollIntervalMs);
  */
 export class BitcoinChain implements ChainSource {
   readonly key: string;
