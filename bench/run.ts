@@ -26,8 +26,7 @@ async function main(): Promise<void> {
   const qr = await optional('qr', async () => (await import('./qr.js')).measureQr());
   results.qr = qr;
   if (!('skipped' in qr))
-    for (const [k, v] of Object.entries(qr))
-      rows.push([`QR encode: ${k}`, `${v.toFixed(3)} ms/code`, '']);
+    for (const [k, v] of Object.entries(qr)) rows.push([`QR encode: ${k}`, `${v.toFixed(3)} ms/code`, '']);
 
   const api = await benchApi(seconds);
   results.api = api;
