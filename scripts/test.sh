@@ -9,6 +9,8 @@ npx tsc --noEmit -p .
 echo "== format, imports and lint (biome check)"
 npx biome check .
 echo "== unit and integration suites (vitest)"
+# The Bitcoin-family tests run a real litecoind in regtest mode.
+bash scripts/ensure-litecoind.sh
 npx vitest run
 if [ -d e2e ] && ls e2e/*.spec.ts >/dev/null 2>&1; then
   echo "== browser runs (playwright)"
