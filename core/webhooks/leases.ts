@@ -156,46 +156,27 @@ export async function recordAttempts(
     for (const r of records) {
       const o = r.outcome;
       if (o.kind === 'succeeded') continue;
-      const base = trx
+      // Every failed attempt releases the lease and records why; what differs is when (and whether) it goes again.
+      const released = {
+        lease_owner: null,
+        lease_until: null,
+        last_status_code: o.statusCode,
+        last_error: o.error,
+        updated_at: now,
+      };
+      const next =
+        o.kind === 'retry'
+          ? { next_attempt_at: o.nextAttemptAt, schedule_step: o.scheduleStep }
+          : o.kind === 'failed'
+            ? { status: 'failed' as const, next_attempt_at: null, schedule_step: o.scheduleStep }
+            : { next_attempt_at: now }; // 410: held, due, until the endpoint is re-enabled
+      await trx
         .updateTable('webhook_deliveries')
+        .set({ ...released, ...next })
         .where('id', '=', r.delivery.id)
-        .where('lease_owner', '=', owner);
-      if (o.kind === 'retry') {
-        await base
-          .set({
-            next_attempt_at: o.nextAttemptAt,
-            schedule_step: o.scheduleStep,
-            lease_owner: null,
-            lease_until: null,
-            last_status_code: o.statusCode,
-            last_error: o.error,
-            updated_at: now,
-          })
-          .execute();
-      } else if (o.kind === 'failed') {
-        await base
-          .set({
-            status: 'failed',
-            next_attempt_at: null,
-            schedule_step: o.scheduleStep,
-            lease_owner: null,
-            lease_until: null,
-            last_status_code: o.statusCode,
-            last_error: o.error,
-            updated_at: now,
-          })
-          .execute();
-      } else {
-        await base
-          .set({
-            next_attempt_at: now,
-            lease_owner: null,
-            lease_until: null,
-            last_status_code: 410,
-            last_error: o.error,
-            updated_at: now,
-          })
-          .execute();
+        .where('lease_owner', '=', owner)
+        .execute();
+      if (o.kind === 'gone') {
         await trx
           .updateTable('merchants')
           .set({ webhook_enabled: 0, updated_at: now })
