@@ -59,6 +59,8 @@ export async function addUser(
         `${existing.email} is already a user (of another merchant); their password stays as it is (use user reset-password to change it)`,
       );
     await insertMembership(db, { user_id: existing.id, merchant_id: o.merchantId, role: o.role, created_at: now });
+    // Granting a role to a deactivated user gives them access again.
+    if (existing.active !== 1) await setUserActive(db, existing.id, true, now);
     return { user: existing, created: false, role: o.role, passwordToken: null };
   }
   const hash = o.password === undefined ? null : await hashPassword(o.password);
@@ -98,7 +100,7 @@ export async function resetPassword(
 
 /**
  * Takes a user's access away: from one merchant (`merchantId`: the membership goes), or everywhere (the user is
- * deactivated and signed out at once; `user create` on the address adds memberships again, `reactivate` undoes).
+ * deactivated and signed out at once; `user create` on the address later gives them a role and access again).
  */
 export async function deactivateUser({ db, clock }: Deps, email: string, merchantId?: string): Promise<DashboardUser> {
   const user = await requireUser(db, email);

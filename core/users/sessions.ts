@@ -52,9 +52,10 @@ export async function createSession(db: Db, userId: string, now: number): Promis
 
 /**
  * The live session of a token, with its user, or undefined when unknown, idle too long, past its absolute expiry,
- * or its user is deactivated. Marks it seen when the last mark is older than SESSION_TOUCH_MS.
+ * or its user is deactivated. Marks it seen when the last mark is older than SESSION_TOUCH_MS, unless `touch` is
+ * false (an open event stream checking on its session is no sign that someone is there).
  */
-export async function findLiveSession(db: Db, token: string, now: number) {
+export async function findLiveSession(db: Db, token: string, now: number, touch = true) {
   if (!/^ds_[\w-]{20,100}$/.test(token)) return undefined;
   const row = await db
     .selectFrom('dashboard_sessions')
@@ -70,7 +71,7 @@ export async function findLiveSession(db: Db, token: string, now: number) {
     .where('dashboard_sessions.token_hash', '=', hashToken(token))
     .executeTakeFirst();
   if (row?.active !== 1 || row.expires_at <= now || row.last_seen_at + SESSION_IDLE_MS <= now) return undefined;
-  if (now - row.last_seen_at >= SESSION_TOUCH_MS)
+  if (touch && now - row.last_seen_at >= SESSION_TOUCH_MS)
     await db.updateTable('dashboard_sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
   return { id: row.id, userId: row.user_id, email: row.email };
 }
