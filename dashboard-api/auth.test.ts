@@ -85,30 +85,33 @@ describe('sign-in and sessions', () => {
 
   it('signs out: the session ends in the store, so the old cookie no longer works', async () => {
     const c = await signIn(t.url, 'ann@shop.example');
-    expect((await c.call('/session')).status).toBe(200);
+    expect((await c.call('/session')).json.data.email).toBe('ann@shop.example');
     const out = await c.call('/session', { method: 'DELETE' });
     expect(out.status).toBe(200);
     expect(out.headers.get('set-cookie')).toMatch(/dashboard_session=;/);
-    expect((await c.call('/session')).status).toBe(401);
+    expect((await c.call('/session')).json).toMatchObject({ success: true, data: null });
+    expect((await c.call(`/merchants/${t.merchant.merchant_id}/payments`)).status).toBe(401);
   });
 
   it('ends a session idle for 30 minutes, and any session 12 hours after sign-in however busy', async () => {
     const c = await signIn(t.url, 'ann@shop.example');
+    const payments = `/merchants/${t.merchant.merchant_id}/payments`;
     clock.advance(SESSION_IDLE_MS - 61_000);
-    expect((await c.call('/session')).status).toBe(200); // seen: the idle clock starts again
+    expect((await c.call(payments)).status).toBe(200); // seen: the idle clock starts again
     clock.advance(SESSION_IDLE_MS - 61_000);
-    expect((await c.call('/session')).status).toBe(200);
+    expect((await c.call(payments)).status).toBe(200);
     clock.advance(SESSION_IDLE_MS + 1000);
-    const idle = await c.call('/session');
+    const idle = await c.call(payments);
     expect(idle.status).toBe(401);
     expect(idle.json.message).toMatch(/session expired/);
+    expect((await c.call('/session')).json.data).toBeNull();
 
     const busy = await signIn(t.url, 'ann@shop.example');
     for (let spent = 0; spent < SESSION_ABSOLUTE_MS; spent += 20 * 60_000) {
-      expect((await busy.call('/session')).status).toBe(200);
+      expect((await busy.call(payments)).status).toBe(200);
       clock.advance(20 * 60_000);
     }
-    expect((await busy.call('/session')).status).toBe(401);
+    expect((await busy.call(payments)).status).toBe(401);
   });
 
   it('limits failed sign-ins: 5 per account and 20 per client address in 15 minutes, with a clear message and Retry-After', async () => {

@@ -10,6 +10,7 @@ import { registerEnableWebhookEndpoint } from './routes/enable-webhook-endpoint.
 import { registerExportPayments } from './routes/export-payments.js';
 import { registerGetDelivery } from './routes/get-delivery.js';
 import { registerGetPayment } from './routes/get-payment.js';
+import { registerListAssets } from './routes/list-assets.js';
 import { registerListDeliveries } from './routes/list-deliveries.js';
 import { registerListKeys } from './routes/list-keys.js';
 import { registerListPayments } from './routes/list-payments.js';
@@ -46,8 +47,9 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   };
   const session = requireSession(x);
   app.use('*', guard(x));
-  // Signing in (POST /session) and setting a password through a link come before any session exists.
-  app.use('/session', (c, next) => (c.req.method === 'POST' ? next() : session(c, next)));
+  // Signing out needs the session; signing in, reading who is signed in (maybe nobody) and setting a password
+  // through a link do not.
+  app.use('/session', (c, next) => (c.req.method === 'DELETE' ? session(c, next) : next()));
   app.use('/merchants/:merchant_id/*', session, requireMember(x));
 
   registerSignIn(app, x);
@@ -78,6 +80,7 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   registerPreviewXpub(app, x);
   registerSetXpub(app, x);
   registerNetworks(app, x);
+  registerListAssets(app, x);
   registerTryCheckout(app, x);
   answerOtherMethods(app);
   return app;

@@ -33,7 +33,12 @@ async function main(): Promise<void> {
     await rememberDemoKey(deps.db, demo.public_key);
     // The dashboard's demo owner, printed once beside the keys; stored only hashed like every password.
     const demoPassword = secretToken(12);
-    await addUser(deps, { merchantId: demo.merchant_id, email: DEMO_USER_EMAIL, role: 'owner', password: demoPassword });
+    await addUser(deps, {
+      merchantId: demo.merchant_id,
+      email: DEMO_USER_EMAIL,
+      role: 'owner',
+      password: demoPassword,
+    });
     process.stdout.write(
       [
         '',
