@@ -191,13 +191,13 @@ describe('payments', () => {
     const liveOwner = await userOf(t, live.merchant_id, 'live-owner@shop.example');
     const now = Date.now();
     const id = 'pay_livedeposit';
+    const template = await findPayment(
+      t.service.deps.db,
+      (await t.api('/api/v1/payments?limit=1')).json.data.payments[0].payment_id,
+    );
+    if (!template) throw new Error('no payment to copy');
     await insertPayment(t.service.deps.db, {
-      ...(await findPayment(
-        t.service.deps.db,
-        (
-          await t.api('/api/v1/payments?limit=1')
-        ).json.data.payments[0].payment_id,
-      ))!,
+      ...template,
       id,
       merchant_id: live.merchant_id,
       mode: 'live',
