@@ -25,7 +25,8 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('admin CLI: dashboard users', () => {
+// Each case runs the CLI in a process of its own (a few seconds each under load).
+describe('admin CLI: dashboard users', { timeout: 120_000 }, () => {
   it('user create --password-stdin: the user signs in with that password, which is never printed', async () => {
     const r = await admin(
       [
