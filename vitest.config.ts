@@ -8,6 +8,7 @@ export default defineConfig({
       'server/**/*.test.ts',
       'merchant-api/**/*.test.ts',
       'dropin-api/**/*.test.ts',
+      'dashboard-api/**/*.test.ts',
       'widget/**/*.test.ts',
       'bench/**/*.test.ts',
     ],

@@ -92,6 +92,34 @@ async function main(): Promise<void> {
     ]);
   }
 
+  const dashboard = await optional('dashboard', async () => (await import('./dashboard.js')).benchDashboard());
+  results.dashboard = dashboard;
+  if ('skipped' in dashboard) rows.push(['dashboard', 'skipped', dashboard.skipped]);
+  else {
+    const b = dashboard.bundle;
+    rows.push([
+      'dashboard JS+CSS gzip',
+      `${(b.total / 1024).toFixed(2)} KB`,
+      `budget <= ${(b.budget / 1024).toFixed(0)} KB (JS ${(b.js / 1024).toFixed(1)}, CSS ${(b.css / 1024).toFixed(1)})`,
+    ]);
+    for (const [store, f] of Object.entries(dashboard.stores)) {
+      if ('skipped' in f) {
+        rows.push([`${store}: dashboard`, 'skipped', f.skipped]);
+        continue;
+      }
+      rows.push([
+        `${store}: dashboard payments, first page (${f.seeded} payments)`,
+        `p50 ${f.firstPageMs} ms`,
+        `status+asset filter ${f.statusFilterMs} ms (floor < 50 ms)`,
+      ]);
+      rows.push([
+        `${store}: dashboard search by order id`,
+        `p50 ${f.orderSearchMs} ms`,
+        `by txid ${f.txidSearchMs} ms (floor < 50 ms)`,
+      ]);
+    }
+  }
+
   const evm = await optional('evm', async () => (await import('./evm.js')).benchEvm());
   results.evm = evm;
   if ('skipped' in evm) rows.push(['evm', 'skipped', evm.skipped]);

@@ -5,6 +5,7 @@ import type { ChainRegistry } from './chains/registry.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './log.js';
 import type { KeyCache } from './merchants/key-cache.js';
+import type { KeyUsage } from './merchants/key-usage.js';
 import type { PaymentChanges } from './payments/changes.js';
 import type { RateProvider } from './pricing/types.js';
 import type { Database } from './store/schema.js';
@@ -23,6 +24,8 @@ export interface CoreDeps {
   allocators: Record<Mode, AddressAllocator>;
   /** The presented-key cache (core/merchants/key-cache.ts); key and merchant writes in this process empty it. */
   keys: KeyCache;
+  /** Last-used times of API keys, noted per request and written at most once a minute per key. */
+  keyUsage: KeyUsage;
   /** Payment changes of this process, published after they commit (core/payments/changes.ts). */
   changes: PaymentChanges;
   settings: {

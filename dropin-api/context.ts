@@ -42,6 +42,7 @@ export function requirePublicKey(x: DropinCtx): MiddlewareHandler<DropinEnv> {
     if (found?.kind !== 'public') throw new AppError('UNAUTHORIZED', 'Invalid or inactive public key');
     x.limiter.take(`public-key:${found.merchant.id}`, PUBLIC_KEY_CEILING);
     assertOrigin(found.merchant, requestHeader(c, 'origin'), x.selfOrigins());
+    x.deps.keyUsage.seen(found.keyId);
     c.set('merchant', found.merchant);
     await next();
   };

@@ -30,6 +30,7 @@ export function requireSecretKey(
     const found = await findMerchantByKey(deps.db, key, deps.keys);
     if (found?.kind !== 'secret') throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key');
     limiter.take(`merchant:${found.merchant.id}`);
+    deps.keyUsage.seen(found.keyId);
     c.set('merchant', found.merchant);
     await next();
   };

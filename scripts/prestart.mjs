@@ -27,8 +27,15 @@ if (stale(widgetOut, ['widget', 'vite.config.ts'])) {
   console.log('Building the drop-in checkout...');
   execSync('npx vite build', { stdio: 'inherit' });
 }
+if (stale(['public/dashboard/index.html'], ['dashboard'])) {
+  console.log('Building the merchant dashboard...');
+  execSync('npx vite build -c dashboard/vite.config.ts', { stdio: 'inherit' });
+}
 if (
-  stale(['dist/main.mjs'], ['server', 'core', 'api-kit', 'merchant-api', 'dropin-api', 'index.ts', 'package-lock.json'])
+  stale(
+    ['dist/main.mjs'],
+    ['server', 'core', 'api-kit', 'merchant-api', 'dropin-api', 'dashboard-api', 'index.ts', 'package-lock.json'],
+  )
 ) {
   console.log('Building the server...');
   await buildServer();

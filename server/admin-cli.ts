@@ -3,12 +3,19 @@ import { migrate, openStore } from '../core/store/db.js';
 import { type Command, helpOf, parseCommandArgs, UsageError } from './cli/command.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { paymentCommands } from './cli/payment-commands.js';
+import { userCommands } from './cli/user-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
 import { xpubCommands } from './cli/xpub-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 
 /** Every admin command; other parts of the service add theirs to this list. */
-export const commands: Command[] = [...merchantCommands, ...paymentCommands, ...xpubCommands, ...webhookCommands];
+export const commands: Command[] = [
+  ...merchantCommands,
+  ...paymentCommands,
+  ...xpubCommands,
+  ...webhookCommands,
+  ...userCommands,
+];
 
 function overview(): string {
   return [
@@ -47,7 +54,7 @@ export async function runCli(
     const store = openStore(config.DATABASE_URL, { poolSize: 2 });
     try {
       await migrate(store);
-      await cmd.run({ db: store.db, clock: systemClock, out }, values);
+      await cmd.run({ db: store.db, clock: systemClock, out, publicUrl: config.PUBLIC_URL, readStdin }, values);
     } finally {
       await store.close();
     }
@@ -60,6 +67,13 @@ export async function runCli(
     process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
+}
+
+/** Everything on standard input, up to its end (`echo pw | admin user create ... --password-stdin`). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

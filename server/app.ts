@@ -8,6 +8,7 @@ import { requestHeader } from '../api-kit/node-request.js';
 import { securityHeaders } from '../api-kit/security-headers.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { mountDashboard } from '../dashboard-api/mount.js';
 import { mountDropin } from '../dropin-api/mount.js';
 import { createMerchantApi } from '../merchant-api/index.js';
 
@@ -46,5 +47,6 @@ export function createApp(deps: ApiDeps): Hono {
 
   app.route('/api/v1', createMerchantApi(deps, clientAddress));
   mountDropin(app, deps);
+  mountDashboard(app, deps);
   return app;
 }

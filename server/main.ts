@@ -1,11 +1,17 @@
+import { secretToken } from '../core/ids.js';
 import { createMerchant, listMerchants } from '../core/merchants/merchants.js';
+import { addUser } from '../core/users/accounts.js';
 import { DEMO_MERCHANT_NAME, ensureDemoKey, rememberDemoKey } from '../dropin-api/demo.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createHttpServer, listen, serveApp } from './http-server.js';
 import { buildService } from './service.js';
 
+/** The demo merchant's dashboard user, created with it on an empty store. */
+const DEMO_USER_EMAIL = 'demo@example.com';
+
 /**
- * `npm start`: serves the service; on an empty store it creates a demo test-mode merchant and prints its keys once.
+ * `npm start`: serves the service; on an empty store it creates a demo test-mode merchant and its dashboard owner and
+ * prints their keys and sign-in once.
  */
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -25,6 +31,14 @@ async function main(): Promise<void> {
     const demo = await createMerchant(deps.db, deps.clock, { name: DEMO_MERCHANT_NAME, mode: 'test' });
     // The demo storefront (/demo/) needs the public key; public keys are meant to be published.
     await rememberDemoKey(deps.db, demo.public_key);
+    // The dashboard's demo owner, printed once beside the keys; stored only hashed like every password.
+    const demoPassword = secretToken(12);
+    await addUser(deps, {
+      merchantId: demo.merchant_id,
+      email: DEMO_USER_EMAIL,
+      role: 'owner',
+      password: demoPassword,
+    });
     process.stdout.write(
       [
         '',
@@ -35,6 +49,8 @@ async function main(): Promise<void> {
         `  webhook secret  ${demo.webhook_secret}`,
         '',
         `Try: curl -H 'X-API-Key: ${demo.secret_key}' ${config.PUBLIC_URL}/api/v1/currencies`,
+        '',
+        `Dashboard: ${config.PUBLIC_URL}/dashboard/  sign in as ${DEMO_USER_EMAIL}, password ${demoPassword} (shown once)`,
         '',
       ].join('\n'),
     );

@@ -14,6 +14,7 @@ import { ChainWatchers } from '../core/chains/watchers.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { KeyCache } from '../core/merchants/key-cache.js';
+import { KeyUsage } from '../core/merchants/key-usage.js';
 import { PaymentChanges } from '../core/payments/changes.js';
 import { startExpirySweeper } from '../core/payments/expiry.js';
 import { startIdempotencyPurge } from '../core/payments/idempotency.js';
@@ -111,6 +112,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     chains,
     changes,
     keys: new KeyCache(clock, config.KEY_CACHE_MS),
+    keyUsage: new KeyUsage(store.db, clock, logger),
     rates: { test: createFixedRates(clock), live: liveRates },
     allocators: { test: sandboxAllocator, live: o.liveAllocator ?? hdAllocator },
     settings: {
@@ -149,6 +151,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     },
     async stop() {
       for (const s of stops.splice(0)) s();
+      await deps.keyUsage.flush();
       await webhooks.stop();
       webhookTransport.close();
       await store.close();

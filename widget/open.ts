@@ -21,7 +21,8 @@ let current: { close(): void } | null = null;
  * const outcome = await result; // { status: 'finished', payment } or { status: 'closed', payment }
  */
 export function createOpen(defaultBase: string) {
-  return function open(options: CheckoutOptions): CheckoutHandle {
+  /** With `sessionToken` (a session the service created server-side), `options` carries only callbacks and looks. */
+  return function open(options: CheckoutOptions, sessionToken?: string): CheckoutHandle {
     let settle: (r: CheckoutResult) => void = () => {};
     let reject: (e: CheckoutError) => void = () => {};
     const result = new Promise<CheckoutResult>((res, rej) => {
@@ -41,7 +42,7 @@ export function createOpen(defaultBase: string) {
     };
     const none = { close() {}, result };
     try {
-      const problems = optionProblemCodes(options);
+      const problems = sessionToken ? [] : optionProblemCodes(options);
       if (problems.length > 0) {
         // The words are a chunk: a working integration never downloads them.
         const invalid = (what: string) => refuse('invalid_options', `Invalid options: ${what}`);
@@ -52,7 +53,7 @@ export function createOpen(defaultBase: string) {
         return none;
       }
       current?.close();
-      return start(options, defaultBase, settle, reject, report, result);
+      return start(options, defaultBase, settle, reject, report, result, sessionToken);
     } catch (e) {
       refuse('server', `Unexpected error: ${e}`);
       return none;
@@ -67,6 +68,7 @@ function start(
   reject: (e: CheckoutError) => void,
   report: (e: CheckoutError) => void,
   result: Promise<CheckoutResult>,
+  token?: string,
 ): CheckoutHandle {
   const api = new DropinApi((o.apiBase ?? defaultBase).replace(/\/+$/, ''));
   const opener = document.activeElement as HTMLElement | null;
@@ -105,7 +107,9 @@ function start(
   mounted = mountHost(o.theme ?? 'auto', h(Checkout, { state, variant: 'modal', onClose: close }));
   const lang = loadLocale(api.base, pickLocale(o.locale, navigator.languages ?? [navigator.language]));
   void state.start(async () => {
-    const created = api.call<CreatedSession>('/sessions', { key: o.publicKey, body: sessionBody(o) });
+    const created = token
+      ? api.call<CreatedSession>(`/sessions/${token}`).then((r) => ({ ...r, session_token: token }))
+      : api.call<CreatedSession>('/sessions', { key: o.publicKey, body: sessionBody(o) });
     await lang;
     return created;
   });

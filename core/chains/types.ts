@@ -34,6 +34,8 @@ export interface ChainSource {
   requiredConfirmations: number;
   /** How often the watcher polls it. */
   pollIntervalMs: number;
+  /** Public block explorer base of a live chain: a transaction is `${explorerUrl}/tx/${txid}`. */
+  explorerUrl?: string | null;
   /** Highest block the chain has. */
   head(): Promise<{ height: number; hash: string }>;
   /** A block with the transfers it carries, or null when the height does not exist (yet). */

@@ -79,11 +79,12 @@ async function insertKey(
   kind: KeyKind,
   key: string,
   now: number,
-): Promise<void> {
+): Promise<string> {
+  const id = newId('key', 16);
   await db
     .insertInto('api_keys')
     .values({
-      id: newId('key', 16),
+      id,
       merchant_id: merchantId,
       kind,
       prefix: displayPrefix(key),
@@ -91,13 +92,17 @@ async function insertKey(
       active: 1,
       created_at: now,
       deactivated_at: null,
+      last_used_at: null,
     })
     .execute();
+  return id;
 }
 
 export interface KeyMatch {
   merchant: Merchant;
   kind: KeyKind;
+  /** The key's id (`key_...`), for its last-used time (key-usage.ts). */
+  keyId: string;
 }
 
 /**
@@ -116,12 +121,17 @@ async function loadKey(db: Kysely<Database>, hash: string): Promise<KeyMatch | n
     .selectFrom('api_keys')
     .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
     .selectAll('merchants')
-    .select(['api_keys.key_hash', 'api_keys.active as key_active', 'api_keys.kind as key_kind'])
+    .select([
+      'api_keys.key_hash',
+      'api_keys.active as key_active',
+      'api_keys.kind as key_kind',
+      'api_keys.id as key_id',
+    ])
     .where('api_keys.key_hash', '=', hash)
     .executeTakeFirst();
   if (!row || !hashesEqual(row.key_hash, hash) || row.key_active !== 1 || row.active !== 1) return null;
-  const { key_hash: _h, key_active: _a, key_kind, ...merchant } = row;
-  return { merchant, kind: key_kind };
+  const { key_hash: _h, key_active: _a, key_kind, key_id, ...merchant } = row;
+  return { merchant, kind: key_kind, keyId: key_id };
 }
 
 export async function getMerchant(db: Kysely<Database>, id: string): Promise<Merchant | undefined> {
@@ -135,7 +145,7 @@ export async function listMerchants(db: Kysely<Database>): Promise<Merchant[]> {
 export async function listKeys(db: Kysely<Database>, merchantId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'kind', 'prefix', 'active', 'created_at', 'deactivated_at'])
+    .select(['id', 'kind', 'prefix', 'active', 'created_at', 'deactivated_at', 'last_used_at'])
     .where('merchant_id', '=', merchantId)
     .orderBy('created_at')
     .execute();
@@ -172,6 +182,69 @@ export async function rotateKey(
   return key;
 }
 
+/** Issues one more key of `kind` for a merchant, leaving its other keys as they are. Returned once. */
+export async function issueKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  merchantId: string,
+  kind: KeyKind,
+): Promise<{ id: string; key: string }> {
+  const merchant = await getMerchant(db, merchantId);
+  if (!merchant) throw new AppError('NOT_FOUND', `merchant ${merchantId} not found`);
+  const key = generateKey(kind, merchant.mode);
+  return { id: await insertKey(db, merchantId, kind, key, clock.now()), key };
+}
+
+/**
+ * Replaces one active key of a merchant by a new key of its kind, in one transaction: the old key stops working at
+ * once. Undefined when the merchant has no such active key (another merchant's key reads as missing).
+ */
+export async function replaceKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  merchantId: string,
+  keyId: string,
+  cache?: KeyCache,
+): Promise<{ id: string; key: string; kind: KeyKind } | undefined> {
+  const merchant = await getMerchant(db, merchantId);
+  if (!merchant) return undefined;
+  const now = clock.now();
+  const done = await db.transaction().execute(async (trx) => {
+    const old = await trx
+      .selectFrom('api_keys')
+      .select('kind')
+      .where('id', '=', keyId)
+      .where('merchant_id', '=', merchantId)
+      .where('active', '=', 1)
+      .executeTakeFirst();
+    if (!old) return undefined;
+    await trx.updateTable('api_keys').set({ active: 0, deactivated_at: now }).where('id', '=', keyId).execute();
+    const key = generateKey(old.kind, merchant.mode);
+    return { id: await insertKey(trx, merchantId, old.kind, key, now), key, kind: old.kind };
+  });
+  cache?.invalidate();
+  return done;
+}
+
+/** Deactivates one key of a merchant by id; false when the merchant has no such active key. */
+export async function deactivateMerchantKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  merchantId: string,
+  keyId: string,
+  cache?: KeyCache,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('api_keys')
+    .set({ active: 0, deactivated_at: clock.now() })
+    .where('id', '=', keyId)
+    .where('merchant_id', '=', merchantId)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  cache?.invalidate();
+  return Number(res.numUpdatedRows) > 0;
+}
+
 /** Deactivates one key, named by its id (`key_...`) or by the whole key. Returns false when none matched. */
 export async function deactivateKey(
   db: Kysely<Database>,
@@ -196,6 +269,7 @@ export async function updateMerchant(
   clock: Clock,
   merchantId: string,
   patch: {
+    name?: string;
     webhookUrl?: string | null;
     allowedOrigins?: string[];
     webhookEnabled?: boolean;
@@ -207,6 +281,7 @@ export async function updateMerchant(
   const res = await db
     .updateTable('merchants')
     .set({
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
       ...(patch.webhookUrl !== undefined ? { webhook_url: patch.webhookUrl } : {}),
       ...(patch.allowedOrigins !== undefined ? { allowed_origins: JSON.stringify(patch.allowedOrigins) } : {}),
       ...(patch.webhookEnabled !== undefined ? { webhook_enabled: patch.webhookEnabled ? 1 : 0 } : {}),

@@ -5,9 +5,11 @@ import type { Payment } from './payment.js';
  * status streams). Published after the change committed.
  * - `state`: its status, paid amount or detail changed; a `payment.updated` event was written with it (outbox).
  * - `confirmations`: a new block moved its deposits' confirmations and nothing else (the popup shows "1 of 2").
+ * - `created`: the payment was just created (the dashboard's payment list shows it without a reload).
+ * Followers pick the kinds they need (the webhook dispatcher: `state` only).
  */
 export interface PaymentChange {
-  kind: 'state' | 'confirmations';
+  kind: 'state' | 'confirmations' | 'created';
   payment: Payment;
 }
 

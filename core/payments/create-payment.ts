@@ -46,7 +46,8 @@ export function payableAsset(deps: Pick<CoreDeps, 'catalog' | 'chains'>, mode: M
 /**
  * Prices and stores a new payment with its own address, in one transaction with `alsoInTransaction` (a drop-in
  * session pointing at it, say). Every check runs before anything is written, so a refused payment writes nothing.
- * The quote is exact: pay_amount is rounded up (DESIGN.md money rules), so rounding never underpays.
+ * The quote is exact: pay_amount is rounded up (DESIGN.md money rules), so rounding never underpays. Published as
+ * a `created` change once committed.
  */
 export async function createPayment(
   deps: CoreDeps,
@@ -69,7 +70,7 @@ export async function createPayment(
   const now = deps.clock.now();
   const ttl = input.timeLimitSeconds ?? deps.settings.ttlSeconds;
   const expiresAt = now + ttl * 1000;
-  return deps.db.transaction().execute(async (trx) => {
+  const created = await deps.db.transaction().execute(async (trx) => {
     // The address comes inside the transaction: an index counter taken by a payment that rolls back is skipped.
     const allocated = await deps.allocators[merchant.mode].allocate(trx, merchant, asset);
     const payment: Payment = {
@@ -116,4 +117,6 @@ export async function createPayment(
     await alsoInTransaction?.(trx, payment);
     return payment;
   });
+  deps.changes.publish([{ kind: 'created', payment: created }]);
+  return created;
 }

@@ -51,3 +51,13 @@ export async function insertPaymentEvent(trx: Kysely<Database>, p: Payment, now:
   );
   return id;
 }
+
+/** Every recorded change of a payment, oldest first (the dashboard's timeline): sequence, status, time, payload. */
+export function paymentEventsOf(db: Kysely<Database>, paymentId: string) {
+  return db
+    .selectFrom('payment_events')
+    .select(['id', 'sequence', 'status', 'payload', 'created_at'])
+    .where('payment_id', '=', paymentId)
+    .orderBy('sequence')
+    .execute();
+}

@@ -2,21 +2,24 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Database } from '../store/schema.js';
+import type { PaymentChanges } from './changes.js';
 import type { Payment } from './payment.js';
 import { writeChange } from './recompute.js';
 import { lockPayment } from './store.js';
 
 /**
  * Marks a payment refunded (DESIGN.md: finished or partially_paid -> refunded, by the merchant only). The service
- * never moves funds: this records that the merchant returned them, and tells the webhook receiver.
+ * never moves funds: this records that the merchant returned them, and tells the webhook receiver. With `changes`
+ * (the running service's bus) the change is published once committed; the admin CLI runs without one.
  */
 export async function markRefunded(
   db: Kysely<Database>,
   clock: Clock,
   paymentId: string,
   merchantId?: string,
+  changes?: PaymentChanges,
 ): Promise<Payment> {
-  return db.transaction().execute(async (trx) => {
+  const refunded = await db.transaction().execute(async (trx) => {
     const p = await lockPayment(trx, paymentId);
     // Another merchant's payment reads exactly like a missing one.
     if (!p || (merchantId !== undefined && p.merchant_id !== merchantId))
@@ -39,4 +42,6 @@ export async function markRefunded(
       clock.now(),
     );
   });
+  changes?.publish([{ kind: 'state', payment: refunded }]);
+  return refunded;
 }

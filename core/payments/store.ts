@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { getAddress, isAddress } from 'viem';
 import { newestFirstPage } from '../store/cursor.js';
 import { isPostgres } from '../store/dialect.js';
 import type { Database } from '../store/schema.js';
@@ -35,7 +36,8 @@ export function lockPayment(trx: Db, id: string): Promise<Payment | undefined> {
   return (isPostgres(trx) ? q.forUpdate() : q).executeTakeFirst();
 }
 
-export async function insertPayment(trx: Db, p: Payment): Promise<void> {
+/** Inserts a payment, or several in one statement (the benchmark seeds 100,000; keep batches under ~500 rows). */
+export async function insertPayment(trx: Db, p: Payment | readonly Payment[]): Promise<void> {
   await trx.insertInto('payments').values(p).execute();
 }
 
@@ -108,8 +110,12 @@ export async function paymentsAt(
 
 export interface ListFilter {
   status?: string | undefined;
+  /** Asset code (pay_currency). */
+  asset?: string | undefined;
   createdFrom?: number | undefined;
   createdTo?: number | undefined;
+  /** Exact payment id, order id, pay address or deposit txid (searchPaymentIds). */
+  search?: string | undefined;
   limit: number;
   cursor?: string | undefined;
 }
@@ -122,8 +128,54 @@ export async function listPayments(
 ): Promise<{ payments: Payment[]; nextCursor: string | null }> {
   let q = db.selectFrom('payments').selectAll().where('merchant_id', '=', merchantId);
   if (f.status) q = q.where('status', '=', f.status);
+  if (f.asset) q = q.where('pay_currency', '=', f.asset);
   if (f.createdFrom !== undefined) q = q.where('created_at', '>=', f.createdFrom);
   if (f.createdTo !== undefined) q = q.where('created_at', '<', f.createdTo);
+  if (f.search !== undefined) {
+    const ids = await searchPaymentIds(db, merchantId, f.search);
+    if (ids.length === 0) return { payments: [], nextCursor: null };
+    q = q.where('id', 'in', ids);
+  }
   const { rows, nextCursor } = await newestFirstPage(q, f.cursor, f.limit);
   return { payments: rows, nextCursor };
+}
+
+/** At most this many payments match one search (an address or txid is shared by a handful at most). */
+const MAX_SEARCH_MATCHES = 500;
+
+/**
+ * Ids of a merchant's payments that `text` names exactly: as payment id, order id, pay address or the txid of one
+ * of its deposits. Each is an indexed lookup (payments_merchant_order, payments_merchant_address, deposits_txid:
+ * migration 0009), so a search costs the same at 100 payments as at 100,000. EVM addresses and hex txids match
+ * whatever their letter case (addresses are stored EIP-55, txids lower case).
+ */
+export async function searchPaymentIds(db: Db, merchantId: string, text: string): Promise<string[]> {
+  const s = text.trim();
+  if (s === '') return [];
+  const addresses = isAddress(s, { strict: false }) ? [...new Set([s, getAddress(s)])] : [s];
+  const txids = /^(0x)?[0-9a-fA-F]{64}$/.test(s) ? [...new Set([s, s.toLowerCase()])] : [s];
+  const rows = await db
+    .selectFrom('payments')
+    .select('id')
+    .where('merchant_id', '=', merchantId)
+    .where('id', '=', s)
+    .union(db.selectFrom('payments').select('id').where('merchant_id', '=', merchantId).where('order_id', '=', s))
+    .union(
+      db
+        .selectFrom('payments')
+        .select('id')
+        .where('merchant_id', '=', merchantId)
+        .where('pay_address', 'in', addresses),
+    )
+    .union(
+      db
+        .selectFrom('deposits')
+        .innerJoin('payments', 'payments.id', 'deposits.payment_id')
+        .select('payments.id')
+        .where('deposits.txid', 'in', txids)
+        .where('payments.merchant_id', '=', merchantId),
+    )
+    .limit(MAX_SEARCH_MATCHES)
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -31,6 +31,8 @@ export interface ApiKeyTable {
   active: number;
   created_at: number;
   deactivated_at: number | null;
+  /** When the key last authenticated a request, to the minute (core/merchants/key-usage.ts). */
+  last_used_at: number | null;
 }
 
 export interface PaymentTable {
@@ -215,6 +217,54 @@ export interface MerchantXpubTable {
   updated_at: number;
 }
 
+/** A person who signs in to the merchant dashboard; one row per e-mail address (lower case). */
+export interface DashboardUserTable {
+  id: string;
+  email: string;
+  /** `scrypt$N$r$p$salt$hash` (core/users/passwords.ts); null until the user set one through a link. */
+  password_hash: string | null;
+  active: number;
+  created_at: number;
+  updated_at: number;
+  last_sign_in_at: number | null;
+}
+
+/** A user's role in one merchant: owners change things, viewers read. */
+export interface DashboardMembershipTable {
+  user_id: string;
+  merchant_id: string;
+  role: 'owner' | 'viewer';
+  created_at: number;
+}
+
+/** A signed-in browser; `token_hash` is sha256 of the cookie's token, which is never stored. */
+export interface DashboardSessionTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  /** Idle expiry counts from here; written at most once a minute per session. */
+  last_seen_at: number;
+  /** Absolute expiry. */
+  expires_at: number;
+}
+
+/** A one-time link to set a password (`user create` without --password-stdin, `user reset-password`). */
+export interface DashboardPasswordTokenTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** Failed sign-ins per client address (`addr:...`) and per account (`acct:...`) in a fixed window. */
+export interface DashboardSignInFailureTable {
+  key: string;
+  failures: number;
+  window_ends_at: number;
+}
+
 export interface Database {
   merchants: MerchantTable;
   api_keys: ApiKeyTable;
@@ -231,4 +281,9 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   dropin_sessions: DropinSessionTable;
   dropin_settings: DropinSettingTable;
+  dashboard_users: DashboardUserTable;
+  dashboard_memberships: DashboardMembershipTable;
+  dashboard_sessions: DashboardSessionTable;
+  dashboard_password_tokens: DashboardPasswordTokenTable;
+  dashboard_sign_in_failures: DashboardSignInFailureTable;
 }

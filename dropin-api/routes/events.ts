@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { ApiDeps } from '../../api-kit/deps.js';
+import { StreamSlots } from '../../api-kit/stream-slots.js';
 import { checkoutId, currentPayment } from '../../core/checkout/checkout.js';
-import { AppError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/money/decimal.js';
 import type { Payment } from '../../core/payments/payment.js';
 import { findPayment } from '../../core/payments/store.js';
@@ -19,31 +19,6 @@ export const MAX_STREAMS_PER_ADDRESS = 50;
 /** Keep-alive comment interval: proxies drop idle streams after about a minute. */
 const KEEPALIVE_MS = 15_000;
 
-/** Counts open streams per key; `take` refuses past a limit, the returned function gives the place back. */
-class StreamSlots {
-  private readonly open = new Map<string, number>();
-
-  take(slots: [key: string, max: number][]): () => void {
-    for (const [key, max] of slots) {
-      if ((this.open.get(key) ?? 0) >= max) {
-        throw new AppError(
-          'RATE_LIMITED',
-          `Too many open event streams (at most ${max}); close one, or poll GET /sessions/{token}`,
-          { retryAfter: 5 },
-        );
-      }
-    }
-    for (const [key] of slots) this.open.set(key, (this.open.get(key) ?? 0) + 1);
-    return () => {
-      for (const [key] of slots) {
-        const n = (this.open.get(key) ?? 1) - 1;
-        if (n <= 0) this.open.delete(key);
-        else this.open.set(key, n);
-      }
-    };
-  }
-}
-
 /**
  * GET /sessions/{token}/events: Server-Sent Events (`event: payment`, `id` = sequence) with the payment view, sent at
  * once and whenever the service publishes a change of this payment (core/payments/changes.ts: its state, or its
@@ -56,10 +31,13 @@ export function registerEvents(app: Hono<DropinEnv>, deps: ApiDeps, clientAddres
   app.get('/sessions/:token/events', async (c) => {
     const x = c.get('checkout');
     const first = await currentPayment(deps, x);
-    const release = slots.take([
-      [`checkout:${checkoutId(x)}`, MAX_STREAMS_PER_CHECKOUT],
-      [`ip:${clientAddress(c)}`, MAX_STREAMS_PER_ADDRESS],
-    ]);
+    const release = slots.take(
+      [
+        [`checkout:${checkoutId(x)}`, MAX_STREAMS_PER_CHECKOUT],
+        [`ip:${clientAddress(c)}`, MAX_STREAMS_PER_ADDRESS],
+      ],
+      'poll GET /sessions/{token}',
+    );
     return streamSSE(c, async (stream) => {
       try {
         if (first) await follow(stream, first);

@@ -7,6 +7,10 @@ export interface CliContext {
   db: Kysely<Database>;
   clock: Clock;
   out: (line: string) => void;
+  /** The service's PUBLIC_URL: one-time links printed by the CLI point there. */
+  publicUrl: string;
+  /** Standard input as text (`--password-stdin`). */
+  readStdin: () => Promise<string>;
 }
 
 type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; description: string; required?: boolean };

@@ -44,6 +44,34 @@ describe('CHAINS_CONFIG', () => {
     expect(assets.find((a) => a.code === 'BTC')).toEqual(shippedAssets.find((a) => a.code === 'BTC'));
   });
 
+  it('takes an optional http(s) explorerUrl per network, without a trailing slash, and null when absent', () => {
+    const nets = parseChainsConfig(
+      {
+        networks: {
+          eth: {
+            rpcUrl: 'https://eth.example/rpc',
+            chainId: 1,
+            confirmations: 12,
+            explorerUrl: 'https://etherscan.io/',
+          },
+          bsc: { rpcUrl: 'https://bsc.example/rpc', chainId: 56, confirmations: 15 },
+        },
+      },
+      shippedAssets,
+    );
+    expect(nets.map((n) => n.explorerUrl)).toEqual(['https://etherscan.io', null]);
+    expect(() =>
+      parseChainsConfig(
+        {
+          networks: {
+            eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, explorerUrl: 'javascript:alert(1)' },
+          },
+        },
+        shippedAssets,
+      ),
+    ).toThrow(/networks\.eth\.explorerUrl/);
+  });
+
   it('stops start-up with one line naming CHAINS_CONFIG and the place of the mistake', () => {
     const bad: [unknown, RegExp][] = [
       ['{not json', /not valid JSON/],

@@ -22,6 +22,14 @@ export const evmNetworkSchema = z.strictObject({
   pollIntervalMs: z.number().int().min(50).max(600_000).default(2000),
   /** Per RPC request. @default 10000 */
   timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * Public block explorer, http(s) base without a trailing slash: a transaction is `${explorerUrl}/tx/${txid}` (the
+   * dashboard's deposit links, wallet pay's transaction links). Optional: without it no link is shown.
+   */
+  explorerUrl: z
+    .url({ protocol: /^https?$/ })
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
   /** Catalog token code -> contract on this chain. Tokens left out keep the catalog's contract (mainnet). */
   tokens: z
     .record(
@@ -46,6 +54,8 @@ export interface EvmNetworkConfig {
   confirmations: number;
   pollIntervalMs: number;
   timeoutMs: number;
+  /** Public block explorer base (`${explorerUrl}/tx/${txid}`), or null when none is configured. */
+  explorerUrl: string | null;
   /** Native coin's catalog code. */
   nativeAsset: string;
   /** Every catalog token of the network with the contract watched for it (EIP-55). */
@@ -118,6 +128,7 @@ export function parseChainsConfig(json: unknown, assets: readonly Asset[]): EvmN
       confirmations: n.confirmations,
       pollIntervalMs: n.pollIntervalMs,
       timeoutMs: n.timeoutMs,
+      explorerUrl: n.explorerUrl ?? null,
       nativeAsset: native.code,
       tokens,
     });

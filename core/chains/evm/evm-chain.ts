@@ -61,6 +61,7 @@ export class EvmChain implements ChainSource {
   readonly network: string;
   readonly requiredConfirmations: number;
   readonly pollIntervalMs: number;
+  readonly explorerUrl: string | null;
   private readonly client: PublicClient;
   private readonly contracts: Hex[];
   private readonly assetOfContract: Map<string, string>;
@@ -76,6 +77,7 @@ export class EvmChain implements ChainSource {
     this.key = chainKey('live', config.network);
     this.requiredConfirmations = config.confirmations;
     this.pollIntervalMs = config.pollIntervalMs;
+    this.explorerUrl = config.explorerUrl;
     // cacheTime 0: viem would otherwise answer block numbers from a 4 s cache and hide new blocks from a fast poll.
     // retryCount 0: the watcher owns retries and backoff, so a dead RPC is reported at once, not after 3 silent tries.
     this.client =

@@ -1,0 +1,115 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import { AppError, invalid } from '../errors.js';
+import { getMerchant } from '../merchants/merchants.js';
+import type { Database } from '../store/schema.js';
+import { deleteMembership, insertMembership, type Role, roleIn } from './memberships.js';
+import { issuePasswordToken } from './password-tokens.js';
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
+import { endUserSessions } from './sessions.js';
+import { type DashboardUser, findUserByEmail, insertUser, setPasswordHash, setUserActive } from './users.js';
+
+/*
+ * Dashboard accounts as operators manage them (admin CLI `user ...`): users, their memberships, their passwords.
+ */
+
+type Deps = { db: Kysely<Database>; clock: Clock };
+
+/** What is wrong with a new password, or null. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < MIN_PASSWORD_LENGTH) return `Must be at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (password.length > MAX_PASSWORD_LENGTH) return `Must be at most ${MAX_PASSWORD_LENGTH} characters`;
+  return null;
+}
+
+function checkPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw invalid('password', problem);
+}
+
+export interface AddedUser {
+  user: DashboardUser;
+  /** False when the e-mail address was already a user: a membership was added to it. */
+  created: boolean;
+  role: Role;
+  /** A one-time set-password token when the new user got no password. */
+  passwordToken: string | null;
+}
+
+/**
+ * Gives `email` a role in a merchant: a new user, or a membership for an existing one (one person, several
+ * merchants: a shop's test and live merchants). A new user without `password` gets a one-time link token instead.
+ *
+ * @example await addUser(deps, { merchantId: 'mer_...', email: 'ann@shop.example', role: 'owner' })
+ */
+export async function addUser(
+  { db, clock }: Deps,
+  o: { merchantId: string; email: string; role: Role; password?: string | undefined },
+): Promise<AddedUser> {
+  if (!(await getMerchant(db, o.merchantId))) throw new AppError('NOT_FOUND', `Merchant ${o.merchantId} not found`);
+  if (o.password !== undefined) checkPassword(o.password);
+  const existing = await findUserByEmail(db, o.email);
+  const now = clock.now();
+  if (existing) {
+    const had = await roleIn(db, existing.id, o.merchantId);
+    if (had) throw new AppError('CONFLICT', `${existing.email} already has the ${had} role in ${o.merchantId}`);
+    if (o.password !== undefined)
+      throw new AppError(
+        'CONFLICT',
+        `${existing.email} is already a user (of another merchant); their password stays as it is (use user reset-password to change it)`,
+      );
+    await insertMembership(db, { user_id: existing.id, merchant_id: o.merchantId, role: o.role, created_at: now });
+    // Granting a role to a deactivated user gives them access again.
+    if (existing.active !== 1) await setUserActive(db, existing.id, true, now);
+    return { user: existing, created: false, role: o.role, passwordToken: null };
+  }
+  const hash = o.password === undefined ? null : await hashPassword(o.password);
+  const user = await db.transaction().execute(async (trx) => {
+    const u = await insertUser(trx, o.email, hash, now);
+    await insertMembership(trx, { user_id: u.id, merchant_id: o.merchantId, role: o.role, created_at: now });
+    return u;
+  });
+  const passwordToken = hash === null ? await issuePasswordToken(db, user.id, now) : null;
+  return { user, created: true, role: o.role, passwordToken };
+}
+
+async function requireUser(db: Kysely<Database>, email: string): Promise<DashboardUser> {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new AppError('NOT_FOUND', `No dashboard user ${email}`);
+  return user;
+}
+
+/**
+ * A new password for a user, given now (`password`) or through a one-time link (the returned token). Either way
+ * the user's sessions end at once: a reset is often because the old password leaked.
+ */
+export async function resetPassword(
+  { db, clock }: Deps,
+  email: string,
+  password?: string,
+): Promise<{ user: DashboardUser; passwordToken: string | null }> {
+  if (password !== undefined) checkPassword(password);
+  const user = await requireUser(db, email);
+  const now = clock.now();
+  let passwordToken: string | null = null;
+  if (password !== undefined) await setPasswordHash(db, user.id, await hashPassword(password), now);
+  else passwordToken = await issuePasswordToken(db, user.id, now);
+  await endUserSessions(db, user.id);
+  return { user, passwordToken };
+}
+
+/**
+ * Takes a user's access away: from one merchant (`merchantId`: the membership goes), or everywhere (the user is
+ * deactivated and signed out at once; `user create` on the address later gives them a role and access again).
+ */
+export async function deactivateUser({ db, clock }: Deps, email: string, merchantId?: string): Promise<DashboardUser> {
+  const user = await requireUser(db, email);
+  if (merchantId !== undefined) {
+    if (!(await deleteMembership(db, user.id, merchantId)))
+      throw new AppError('NOT_FOUND', `${user.email} has no role in ${merchantId}`);
+  } else {
+    await setUserActive(db, user.id, false, clock.now());
+  }
+  await endUserSessions(db, user.id);
+  return user;
+}

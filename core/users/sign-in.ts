@@ -1,0 +1,80 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import { AppError, invalid } from '../errors.js';
+import type { Database } from '../store/schema.js';
+import { passwordProblem } from './accounts.js';
+import { consumePasswordToken } from './password-tokens.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { createSession, endUserSessions, purgeExpiredSessions } from './sessions.js';
+import {
+  accountKey,
+  addressKey,
+  blockedFor,
+  clearFailures,
+  MAX_FAILURES_PER_ACCOUNT,
+  MAX_FAILURES_PER_ADDRESS,
+  recordFailure,
+} from './sign-in-throttle.js';
+import { findUserByEmail, normalEmail, recordSignIn, setPasswordHash } from './users.js';
+
+type Deps = { db: Kysely<Database>; clock: Clock };
+
+function minutes(seconds: number): string {
+  const m = Math.ceil(seconds / 60);
+  return `${m} minute${m === 1 ? '' : 's'}`;
+}
+
+/**
+ * Signs a user in: a new session token for the cookie, or a failure that says what to do. Refused before the
+ * password is even checked while the address or the account is over its failure limit (sign-in-throttle.ts).
+ * Wrong e-mail and wrong password read alike and take alike long (passwords.ts), so addresses cannot be probed.
+ */
+export async function signIn(
+  { db, clock }: Deps,
+  o: { email: string; password: string; address: string },
+): Promise<{ token: string; userId: string }> {
+  const now = clock.now();
+  const email = normalEmail(o.email);
+  const byAddress = await blockedFor(db, addressKey(o.address), MAX_FAILURES_PER_ADDRESS, now);
+  const byAccount = await blockedFor(db, accountKey(email), MAX_FAILURES_PER_ACCOUNT, now);
+  if (byAddress > 0 || byAccount > 0) {
+    const wait = Math.max(byAddress, byAccount);
+    const who = byAccount > 0 ? 'this account' : 'your network address';
+    throw new AppError('RATE_LIMITED', `Too many failed sign-ins for ${who}. Try again in ${minutes(wait)}.`, {
+      retryAfter: wait,
+    });
+  }
+  const user = await findUserByEmail(db, email);
+  const good = await verifyPassword(o.password, user?.password_hash ?? null);
+  if (!user || !good || user.active !== 1) {
+    await recordFailure(db, addressKey(o.address), now);
+    await recordFailure(db, accountKey(email), now);
+    throw new AppError('UNAUTHORIZED', 'Wrong e-mail address or password');
+  }
+  await clearFailures(db, accountKey(email));
+  await purgeExpiredSessions(db, now);
+  const { token } = await createSession(db, user.id, now);
+  await recordSignIn(db, user.id, now);
+  return { token, userId: user.id };
+}
+
+/**
+ * Sets a password through a one-time link: the link is used up, the password stored hashed, and every session of
+ * the user ends, in one transaction.
+ */
+export async function setPasswordWithToken({ db, clock }: Deps, token: string, password: string): Promise<void> {
+  const problem = passwordProblem(password);
+  if (problem) throw invalid('password', problem);
+  const hash = await hashPassword(password);
+  const now = clock.now();
+  await db.transaction().execute(async (trx) => {
+    const userId = await consumePasswordToken(trx, token, now);
+    if (!userId)
+      throw new AppError(
+        'NOT_FOUND',
+        'This link is not valid: it was used already, it expired, or it was mistyped. Ask for a new one.',
+      );
+    await setPasswordHash(trx, userId, hash, now);
+    await endUserSessions(trx, userId);
+  });
+}

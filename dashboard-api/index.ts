@@ -1,0 +1,87 @@
+import { type Context, Hono } from 'hono';
+import type { ApiDeps } from '../api-kit/deps.js';
+import { RateLimiter } from '../api-kit/rate-limit.js';
+import { answerOtherMethods } from '../api-kit/routes.js';
+import { type DashCtx, type DashEnv, guard, requireMember, requireSession } from './context.js';
+import { registerBalances } from './routes/balances.js';
+import { registerCreateKey } from './routes/create-key.js';
+import { registerDeactivateKey } from './routes/deactivate-key.js';
+import { registerEnableWebhookEndpoint } from './routes/enable-webhook-endpoint.js';
+import { registerExportPayments } from './routes/export-payments.js';
+import { registerGetDelivery } from './routes/get-delivery.js';
+import { registerGetPayment } from './routes/get-payment.js';
+import { registerListAssets } from './routes/list-assets.js';
+import { registerListDeliveries } from './routes/list-deliveries.js';
+import { registerListKeys } from './routes/list-keys.js';
+import { registerListPayments } from './routes/list-payments.js';
+import { registerNetworks } from './routes/networks.js';
+import { registerPaymentEvents } from './routes/payment-events.js';
+import { registerPreviewXpub } from './routes/preview-xpub.js';
+import { registerReadSession } from './routes/read-session.js';
+import { registerReadSettings } from './routes/read-settings.js';
+import { registerRedeliver } from './routes/redeliver.js';
+import { registerRefundPayment } from './routes/refund-payment.js';
+import { registerRotateKey } from './routes/rotate-key.js';
+import { registerRotateWebhookSecret } from './routes/rotate-webhook-secret.js';
+import { registerSendTestEvent } from './routes/send-test-event.js';
+import { registerSetPassword } from './routes/set-password.js';
+import { registerSetXpub } from './routes/set-xpub.js';
+import { registerSignIn } from './routes/sign-in.js';
+import { registerSignOut } from './routes/sign-out.js';
+import { registerTryCheckout } from './routes/try-checkout.js';
+import { registerUpdateSettings } from './routes/update-settings.js';
+import { registerUpdateWebhookUrl } from './routes/update-webhook-url.js';
+import { registerWebhookEndpoint } from './routes/webhook-endpoint.js';
+
+/**
+ * The merchant dashboard's API under /dashboard/api (DESIGN.md dashboard contract): cookie sessions with a CSRF
+ * token on every change, never API keys; one merchant's routes under /merchants/{merchant_id}/, open to its
+ * members (owners change, viewers read). One route per file in routes/.
+ */
+export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) => string): Hono<DashEnv> {
+  const app = new Hono<DashEnv>();
+  const x: DashCtx = {
+    deps,
+    limiter: new RateLimiter(deps.limits.ratePerSecond, () => deps.clock.now()),
+    clientAddress,
+  };
+  const session = requireSession(x);
+  app.use('*', guard(x));
+  // Signing out needs the session; signing in, reading who is signed in (maybe nobody) and setting a password
+  // through a link do not.
+  app.use('/session', (c, next) => (c.req.method === 'DELETE' ? session(c, next) : next()));
+  app.use('/merchants/:merchant_id/*', session, requireMember(x));
+
+  registerSignIn(app, x);
+  registerReadSession(app, x);
+  registerSignOut(app, x);
+  registerSetPassword(app, x);
+  registerListPayments(app, x);
+  registerGetPayment(app, x);
+  registerRefundPayment(app, x);
+  registerPaymentEvents(app, x);
+  registerBalances(app, x);
+  registerExportPayments(app, x);
+  registerWebhookEndpoint(app, x);
+  registerUpdateWebhookUrl(app, x);
+  registerEnableWebhookEndpoint(app, x);
+  registerRotateWebhookSecret(app, x);
+  registerListDeliveries(app, x);
+  // Before `/webhook-deliveries/:delivery_id`, which would otherwise take `test` for an id.
+  registerSendTestEvent(app, x);
+  registerGetDelivery(app, x);
+  registerRedeliver(app, x);
+  registerListKeys(app, x);
+  registerCreateKey(app, x);
+  registerRotateKey(app, x);
+  registerDeactivateKey(app, x);
+  registerReadSettings(app, x);
+  registerUpdateSettings(app, x);
+  registerPreviewXpub(app, x);
+  registerSetXpub(app, x);
+  registerNetworks(app, x);
+  registerListAssets(app, x);
+  registerTryCheckout(app, x);
+  answerOtherMethods(app);
+  return app;
+}

@@ -1,0 +1,32 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { notFound } from '../core/errors.js';
+
+/** An id from the path (`pay_...`, `dlv_...`, `key_...`); anything that cannot be one of ours is simply not found. */
+export function idParam(c: Context, name: string, what: string): string {
+  const v = c.req.param(name) ?? '';
+  if (!/^[a-z]{2,10}_[a-z0-9_]{1,60}$/.test(v)) throw notFound(what);
+  return v;
+}
+
+const day = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A date-range bound: a day (`2026-11-01`, UTC) or an ISO 8601 time with an offset. A day as the end of a range
+ * includes the whole day.
+ */
+export function rangeBoundSchema(end: boolean) {
+  return z
+    .string()
+    .max(40)
+    .refine(
+      (v) =>
+        day.test(v)
+          ? !Number.isNaN(Date.parse(`${v}T00:00:00Z`))
+          : z.iso.datetime({ offset: true }).safeParse(v).success,
+      {
+        message: 'Must be a day (YYYY-MM-DD) or an ISO 8601 time with a UTC offset',
+      },
+    )
+    .transform((v) => (day.test(v) ? Date.parse(`${v}T00:00:00Z`) + (end ? 86_400_000 : 0) : Date.parse(v)));
+}

@@ -1,0 +1,16 @@
+import type { Hono } from 'hono';
+import { ok } from '../../api-kit/envelope.js';
+import { notFound } from '../../core/errors.js';
+import { deactivateMerchantKey } from '../../core/merchants/merchants.js';
+import type { DashCtx, DashEnv } from '../context.js';
+import { idParam } from '../params.js';
+
+/** POST /merchants/{id}/keys/{key_id}/deactivate (owner): requests with this key get 401 from now on. */
+export function registerDeactivateKey(app: Hono<DashEnv>, x: DashCtx): void {
+  app.post('/merchants/:merchant_id/keys/:key_id/deactivate', async (c) => {
+    const id = idParam(c, 'key_id', 'Active key');
+    if (!(await deactivateMerchantKey(x.deps.db, x.deps.clock, c.get('merchant').id, id, x.deps.keys)))
+      throw notFound('Active key');
+    return ok(c, { id, active: false }, 'Key deactivated');
+  });
+}

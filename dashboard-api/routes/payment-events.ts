@@ -1,0 +1,69 @@
+import type { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { StreamSlots } from '../../api-kit/stream-slots.js';
+import type { PaymentChange } from '../../core/payments/changes.js';
+import { roleIn } from '../../core/users/memberships.js';
+import { findLiveSession } from '../../core/users/sessions.js';
+import type { DashCtx, DashEnv } from '../context.js';
+import { paymentRowView } from '../views.js';
+
+/** Open streams at once per session (a few tabs) and per client address. */
+export const MAX_STREAMS_PER_SESSION = 5;
+export const MAX_STREAMS_PER_ADDRESS = 50;
+const KEEPALIVE_MS = 15_000;
+
+/**
+ * GET /merchants/{id}/events: Server-Sent Events of this merchant's payments as they are created and change
+ * (`event: payment`, data `{change, payment}`), from the service's payment-change bus. At each keep-alive the
+ * session and membership are read again, so a signed-out or expired session's stream ends within 15 s.
+ */
+export function registerPaymentEvents(app: Hono<DashEnv>, x: DashCtx): void {
+  const slots = new StreamSlots();
+  app.get('/merchants/:merchant_id/events', (c) => {
+    const merchantId = c.get('merchant').id;
+    const signedIn = c.get('signedIn');
+    const release = slots.take(
+      [
+        [`session:${signedIn.id}`, MAX_STREAMS_PER_SESSION],
+        [`ip:${x.clientAddress(c)}`, MAX_STREAMS_PER_ADDRESS],
+      ],
+      'reload the page',
+    );
+    return streamSSE(c, async (stream) => {
+      const queue: PaymentChange[] = [];
+      let wake = () => {};
+      const unsubscribe = x.deps.changes.subscribe((changes) => {
+        const mine = changes.filter((ch) => ch.payment.merchant_id === merchantId);
+        if (mine.length === 0) return;
+        queue.push(...mine);
+        wake();
+      });
+      stream.onAbort(() => wake());
+      try {
+        await stream.write(': connected\n\n');
+        while (!stream.aborted && !stream.closed) {
+          for (const ch of queue.splice(0)) {
+            await stream.writeSSE({
+              event: 'payment',
+              data: JSON.stringify({ change: ch.kind, payment: paymentRowView(ch.payment) }),
+            });
+          }
+          const woken = await new Promise<boolean>((resolve) => {
+            const t = setTimeout(() => resolve(false), KEEPALIVE_MS);
+            wake = () => {
+              clearTimeout(t);
+              resolve(true);
+            };
+          });
+          if (woken) continue;
+          const live = await findLiveSession(x.deps.db, signedIn.token, x.deps.clock.now(), false);
+          if (!live || !(await roleIn(x.deps.db, live.userId, merchantId))) break;
+          await stream.write(': keep-alive\n\n');
+        }
+      } finally {
+        unsubscribe();
+        release();
+      }
+    });
+  });
+}

@@ -1,0 +1,30 @@
+import type { Hono } from 'hono';
+import { ok } from '../../api-kit/envelope.js';
+import { evmAddressAt } from '../../core/addresses/hd.js';
+import { getXpub } from '../../core/addresses/xpubs.js';
+import { allowedOrigins } from '../../core/merchants/merchants.js';
+import type { DashCtx, DashEnv } from '../context.js';
+
+/** The first receive addresses of an account xpub (children 0/0, 0/1, 0/2), to compare with the wallet. */
+export function firstAddresses(xpub: string) {
+  return [0, 1, 2].map((index) => ({ index, path: `0/${index}`, address: evmAddressAt(xpub, index) }));
+}
+
+/**
+ * GET /merchants/{id}/settings: shop name, mode, the drop-in's allowed origins, and the registered EVM xpub with its
+ * first addresses and the next payment's index.
+ */
+export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
+  app.get('/merchants/:merchant_id/settings', async (c) => {
+    const m = c.get('merchant');
+    const xpub = await getXpub(x.deps.db, m.id, 'evm');
+    return ok(c, {
+      merchant_id: m.id,
+      sub_partner_id: m.sub_partner_id,
+      name: m.name,
+      mode: m.mode,
+      allowed_origins: allowedOrigins(m),
+      xpub: xpub ? { family: 'evm', xpub, addresses: firstAddresses(xpub), next_index: m.next_address_index } : null,
+    });
+  });
+}

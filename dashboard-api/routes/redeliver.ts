@@ -1,0 +1,18 @@
+import type { Hono } from 'hono';
+import { ok } from '../../api-kit/envelope.js';
+import { notFound } from '../../core/errors.js';
+import { attemptsOf, redeliver } from '../../core/webhooks/deliveries.js';
+import { deliveryView } from '../../core/webhooks/delivery-view.js';
+import type { DashCtx, DashEnv } from '../context.js';
+import { idParam } from '../params.js';
+
+/** POST /merchants/{id}/webhook-deliveries/{delivery_id}/redeliver (owner): same delivery id, fresh signature, now. */
+export function registerRedeliver(app: Hono<DashEnv>, x: DashCtx): void {
+  app.post('/merchants/:merchant_id/webhook-deliveries/:delivery_id/redeliver', async (c) => {
+    const id = idParam(c, 'delivery_id', 'Webhook delivery');
+    const d = await redeliver(x.deps.db, c.get('merchant').id, id, x.deps.clock.now());
+    if (!d) throw notFound('Webhook delivery');
+    x.deps.webhooks.wake();
+    return ok(c, deliveryView(d, await attemptsOf(x.deps.db, d.id)), 'Redelivery queued', 202);
+  });
+}

@@ -1,0 +1,24 @@
+import type { Hono } from 'hono';
+import { readJson } from '../../api-kit/body.js';
+import { ok } from '../../api-kit/envelope.js';
+import { setXpub } from '../../core/addresses/xpubs.js';
+import type { DashCtx, DashEnv } from '../context.js';
+import { xpubSchema } from './preview-xpub.js';
+import { firstAddresses } from './read-settings.js';
+
+/**
+ * PUT /merchants/{id}/xpub (owner): registers a live merchant's EVM account xpub (core/addresses/xpubs.ts rules:
+ * live merchants only, no private keys, not one another merchant uses). Open payments keep their addresses.
+ */
+export function registerSetXpub(app: Hono<DashEnv>, x: DashCtx): void {
+  app.put('/merchants/:merchant_id/xpub', async (c) => {
+    const { data } = await readJson(c, xpubSchema, x.deps.limits.bodyBytes);
+    const r = await setXpub(x.deps.db, x.deps.clock, c.get('merchant').id, 'evm', data.xpub);
+    if (!r.ok) throw r.error;
+    return ok(
+      c,
+      { family: 'evm', xpub: r.value.xpub, addresses: firstAddresses(r.value.xpub) },
+      'Extended public key saved',
+    );
+  });
+}

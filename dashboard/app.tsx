@@ -1,0 +1,77 @@
+import { useEffect } from 'preact/hooks';
+import { sessionLost } from './api.js';
+import { Layout } from './layout.js';
+import { BalancesPage } from './pages/balances.js';
+import { KeysPage } from './pages/keys.js';
+import { PaymentPage } from './pages/payment.js';
+import { PaymentsPage } from './pages/payments.js';
+import { SetPasswordPage } from './pages/set-password.js';
+import { SettingsPage } from './pages/settings.js';
+import { SignInPage } from './pages/sign-in.js';
+import { TryPage } from './pages/try.js';
+import { WebhooksPage } from './pages/webhooks.js';
+import { location, navigate, pagePath, type Route, routeOf } from './router.js';
+import { loadMe, me, membership } from './session.js';
+import { PageTitle } from './ui/page.js';
+
+loadMe();
+
+/** The page of a merchant route, for a member of that merchant. */
+function merchantPage(route: Exclude<Route, { name: 'home' | 'set-password' | 'not-found' }>) {
+  switch (route.name) {
+    case 'payments':
+      return <PaymentsPage merchantId={route.merchantId} />;
+    case 'payment':
+      return <PaymentPage merchantId={route.merchantId} paymentId={route.paymentId} />;
+    case 'balances':
+      return <BalancesPage merchantId={route.merchantId} />;
+    case 'webhooks':
+      return <WebhooksPage merchantId={route.merchantId} />;
+    case 'keys':
+      return <KeysPage merchantId={route.merchantId} />;
+    case 'settings':
+      return <SettingsPage merchantId={route.merchantId} />;
+    case 'try':
+      return <TryPage merchantId={route.merchantId} />;
+  }
+}
+
+function NotFound() {
+  return (
+    <>
+      <PageTitle title="Not found">Not found</PageTitle>
+      <p>There is no such page here, or it belongs to a merchant you are not a member of.</p>
+    </>
+  );
+}
+
+/**
+ * The dashboard: signed out, every URL shows the sign-in form and, once signed in, the page it names; signed in,
+ * `/dashboard/` goes to the first merchant's payments.
+ */
+export function App() {
+  const route = routeOf(location.value.path);
+  const who = me.value;
+  const first = who?.merchants[0];
+  useEffect(() => {
+    if (route.name === 'home' && first) navigate(pagePath(first.merchant_id, 'payments'), true);
+  }, [route.name, first?.merchant_id]);
+
+  if (route.name === 'set-password') return <SetPasswordPage />;
+  if (who === undefined) return <p class="loading">Loading…</p>;
+  if (who === null || sessionLost.value !== null) return <SignInPage reason={sessionLost.value} />;
+  if (route.name === 'home')
+    return first ? null : (
+      <Layout merchantId={null}>
+        <PageTitle title="No merchants">No merchants yet</PageTitle>
+        <p>Your account has no role in any merchant. Ask an owner to add you (admin CLI: user create).</p>
+      </Layout>
+    );
+  if (route.name === 'not-found' || !membership(route.merchantId))
+    return (
+      <Layout merchantId={null}>
+        <NotFound />
+      </Layout>
+    );
+  return <Layout merchantId={route.merchantId}>{merchantPage(route)}</Layout>;
+}

@@ -1,0 +1,229 @@
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import { ApiError, api, m } from '../api.js';
+import { when } from '../format.js';
+import { onPayment } from '../live.js';
+import { pagePath } from '../router.js';
+import { membership } from '../session.js';
+import type { Delivery, PaymentRow } from '../types.js';
+import { ConfirmButton } from '../ui/confirm.js';
+import { DeliveryList } from '../ui/deliveries.js';
+import { Link } from '../ui/link.js';
+import { Notice } from '../ui/notice.js';
+import { PageTitle } from '../ui/page.js';
+import { Status } from '../ui/status.js';
+import { useLoad } from '../ui/use-load.js';
+
+interface Detail {
+  payment: PaymentRow & {
+    order_description: string | null;
+    customer_name: string | null;
+    expires_at: string;
+    valid_until: string;
+    overpaid_by: string | null;
+    underpaid_by: string | null;
+  };
+  timeline: { sequence: number; payment_status: string; status_detail: string; at: string }[];
+  deposits: {
+    txid: string;
+    asset: string;
+    amount: string;
+    block_height: number | null;
+    confirmations: number;
+    required_confirmations: number;
+    first_seen_at: string;
+    late: boolean;
+    removed: boolean;
+    explorer_url: string | null;
+  }[];
+  deliveries: Delivery[];
+}
+
+function Facts({ p }: { p: Detail['payment'] }) {
+  const rows: [string, string | null][] = [
+    ['Payment id', p.payment_id],
+    ['Order id', p.order_id],
+    ['Order description', p.order_description],
+    ['Customer', [p.customer_name, p.customer_email].filter(Boolean).join(' · ')],
+    ['Price', `${p.price_amount} ${p.price_currency}`],
+    ['Amount due', `${p.pay_amount} ${p.pay_currency}`],
+    ['Paid', `${p.actually_paid} ${p.pay_currency}`],
+    ['Network', p.network],
+    ['Address', p.pay_address],
+    ['Extra id', p.extra_id],
+    ['Created', when(p.created_at)],
+    ['Quote expires', when(p.expires_at)],
+    ['Deposits count in full until', when(p.valid_until)],
+    ['Confirmed', when(p.confirmed_at)],
+  ];
+  return (
+    <dl class="facts">
+      {rows
+        .filter(([, v]) => v)
+        .map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+    </dl>
+  );
+}
+
+/**
+ * One payment: its facts, a timeline of every status change, its deposits, and the webhook deliveries about it
+ * with every attempt. Owners may redeliver and mark it refunded (after a confirmation). Live changes reload it.
+ */
+export function PaymentPage({ merchantId, paymentId }: { merchantId: string; paymentId: string }) {
+  const detail = useLoad(
+    () => api<Detail>(m(merchantId, `/payments/${encodeURIComponent(paymentId)}`)),
+    [merchantId, paymentId],
+  );
+  const notice = useSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const owner = membership(merchantId)?.role === 'owner';
+  useEffect(
+    () =>
+      onPayment(({ payment }) => {
+        if (payment.payment_id === paymentId) detail.reload();
+      }),
+    [paymentId],
+  );
+  const act = async (work: () => Promise<unknown>, done: string) => {
+    try {
+      await work();
+      notice.value = { kind: 'ok', text: done };
+      detail.reload();
+    } catch (e) {
+      notice.value = { kind: 'error', text: e instanceof ApiError ? e.message : String(e) };
+    }
+  };
+  const d = detail.data.value;
+  const p = d?.payment;
+  return (
+    <>
+      <p class="crumbs">
+        <Link href={pagePath(merchantId, 'payments')}>Payments</Link>
+      </p>
+      <PageTitle title={`Payment ${paymentId}`}>
+        Payment <span class="mono">{paymentId}</span>
+      </PageTitle>
+      {detail.error.value ? <Notice kind="error">{detail.error.value}</Notice> : null}
+      {notice.value ? <Notice kind={notice.value.kind}>{notice.value.text}</Notice> : null}
+      {p && d ? (
+        <>
+          <p class="headline">
+            <Status status={p.payment_status} detail={p.status_detail} />
+            {p.overpaid_by ? (
+              <span class="mark over">
+                {' '}
+                Overpaid by {p.overpaid_by} {p.pay_currency}
+              </span>
+            ) : null}
+            {p.underpaid_by ? (
+              <span class="mark under">
+                {' '}
+                Underpaid by {p.underpaid_by} {p.pay_currency}
+              </span>
+            ) : null}
+          </p>
+          {owner && (p.payment_status === 'finished' || p.payment_status === 'partially_paid') ? (
+            <div class="actions">
+              <ConfirmButton
+                label="Mark refunded"
+                title="Mark this payment refunded?"
+                confirmLabel="Mark refunded"
+                danger
+                onConfirm={() =>
+                  act(
+                    () => api(m(merchantId, `/payments/${paymentId}/refund`), { body: {} }),
+                    'Payment marked refunded',
+                  )
+                }
+              >
+                <p>
+                  Record that you returned the funds of {p.payment_id} yourself. The service moves no funds; it sets the
+                  status to refunded and sends a webhook. This cannot be undone.
+                </p>
+              </ConfirmButton>
+            </div>
+          ) : null}
+          <Facts p={p} />
+          <section aria-labelledby="timeline-h">
+            <h2 id="timeline-h">Timeline</h2>
+            <ol class="timeline">
+              {d.timeline.map((e) => (
+                <li key={e.sequence} data-sequence={e.sequence}>
+                  <span class="seq">#{e.sequence}</span> <Status status={e.payment_status} detail={e.status_detail} />{' '}
+                  <time dateTime={e.at}>{when(e.at)}</time>
+                </li>
+              ))}
+            </ol>
+          </section>
+          <section aria-labelledby="deposits-h">
+            <h2 id="deposits-h">Deposits</h2>
+            {d.deposits.length === 0 ? (
+              <p>No deposit seen yet.</p>
+            ) : (
+              <div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Transaction</th>
+                      <th scope="col" class="num">
+                        Amount
+                      </th>
+                      <th scope="col">Confirmations</th>
+                      <th scope="col">Block</th>
+                      <th scope="col">First seen</th>
+                      <th scope="col">Marks</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {d.deposits.map((x) => (
+                      <tr key={x.txid} data-deposit={x.txid}>
+                        <td class="mono wrap">
+                          {x.explorer_url ? (
+                            <a href={x.explorer_url} target="_blank" rel="noopener noreferrer">
+                              {x.txid}
+                            </a>
+                          ) : (
+                            x.txid
+                          )}
+                        </td>
+                        <td class="num">
+                          {x.amount} {x.asset}
+                        </td>
+                        <td>
+                          {Math.min(x.confirmations, x.required_confirmations)} of {x.required_confirmations}
+                        </td>
+                        <td>{x.block_height ?? 'mempool'}</td>
+                        <td>{when(x.first_seen_at)}</td>
+                        <td>
+                          {[x.late ? 'late' : '', x.removed ? 'removed (reorg or replaced)' : '']
+                            .filter(Boolean)
+                            .join(', ')}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
+          <section aria-labelledby="deliveries-h">
+            <h2 id="deliveries-h">Webhook deliveries</h2>
+            <DeliveryList
+              deliveries={d.deliveries}
+              canRedeliver={owner}
+              onRedeliver={(id) =>
+                act(() => api(m(merchantId, `/webhook-deliveries/${id}/redeliver`), { body: {} }), 'Redelivery queued')
+              }
+            />
+          </section>
+        </>
+      ) : detail.error.value ? null : (
+        <p class="loading">Loading…</p>
+      )}
+    </>
+  );
+}

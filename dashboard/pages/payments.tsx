@@ -1,0 +1,197 @@
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import { api, m } from '../api.js';
+import { short, when } from '../format.js';
+import { onPayment } from '../live.js';
+import { location, navigate, pagePath } from '../router.js';
+import type { PaymentRow } from '../types.js';
+import { Link } from '../ui/link.js';
+import { Notice } from '../ui/notice.js';
+import { PageTitle } from '../ui/page.js';
+import { Status } from '../ui/status.js';
+import { useLoad } from '../ui/use-load.js';
+
+const STATUSES = ['waiting', 'confirming', 'partially_paid', 'finished', 'expired', 'failed', 'refunded'];
+const FILTERS = ['q', 'status', 'asset', 'from', 'to'] as const;
+
+interface Page {
+  payments: PaymentRow[];
+  next_cursor: string | null;
+}
+
+/** The filters of the list live in the URL, so a filtered view can be bookmarked and the back button undoes one. */
+function FilterForm({ merchantId, query }: { merchantId: string; query: URLSearchParams }) {
+  const assets = useLoad(() => api<{ code: string }[]>(m(merchantId, '/assets')), [merchantId]);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    const q = new URLSearchParams();
+    for (const k of FILTERS) {
+      const v = String(form.get(k) ?? '').trim();
+      if (v) q.set(k, v);
+    }
+    navigate(`${pagePath(merchantId, 'payments')}${q.size ? `?${q}` : ''}`);
+  };
+  return (
+    <form aria-label="Filter payments" class="filters" onSubmit={submit} key={query.toString()}>
+      <label class="grow">
+        Search
+        <input
+          name="q"
+          type="search"
+          defaultValue={query.get('q') ?? ''}
+          placeholder="Payment id, order id, address or txid"
+        />
+      </label>
+      <label>
+        Status
+        <select name="status" defaultValue={query.get('status') ?? ''}>
+          <option value="">Any</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.replace('_', ' ')}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Asset
+        <select name="asset" defaultValue={query.get('asset') ?? ''}>
+          <option value="">Any</option>
+          {(assets.data.value ?? []).map((a) => (
+            <option key={a.code} value={a.code}>
+              {a.code}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        From
+        <input name="from" type="date" defaultValue={query.get('from') ?? ''} />
+      </label>
+      <label>
+        To
+        <input name="to" type="date" defaultValue={query.get('to') ?? ''} />
+      </label>
+      <div class="actions">
+        <button type="submit" class="primary">
+          Filter
+        </button>
+        {FILTERS.some((k) => query.has(k)) ? <Link href={pagePath(merchantId, 'payments')}>Clear</Link> : null}
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Payments, newest first, in keyset pages. New payments and status changes arrive over the layout's live stream:
+ * on the unfiltered first page they appear in place; elsewhere a notice offers to show them.
+ */
+export function PaymentsPage({ merchantId }: { merchantId: string }) {
+  const query = location.value.query;
+  const params = query.toString();
+  const list = useLoad(() => api<Page>(m(merchantId, `/payments${params ? `?${params}` : ''}`)), [merchantId, params]);
+  const fresh = useSignal(0);
+  const plainFirstPage = !FILTERS.some((k) => query.has(k)) && !query.has('cursor');
+  useEffect(() => {
+    fresh.value = 0;
+    return onPayment(({ change, payment }) => {
+      const page = list.data.value;
+      if (!page) return;
+      const at = page.payments.findIndex((p) => p.payment_id === payment.payment_id);
+      if (at >= 0) {
+        const rows = [...page.payments];
+        if ((rows[at] as PaymentRow).sequence <= payment.sequence) rows[at] = payment;
+        list.data.value = { ...page, payments: rows };
+      } else if (change === 'created') {
+        if (plainFirstPage) list.data.value = { ...page, payments: [payment, ...page.payments] };
+        else fresh.value += 1;
+      }
+    });
+  }, [merchantId, params]);
+
+  const page = list.data.value;
+  const next = page?.next_cursor;
+  const nextQuery = new URLSearchParams(query);
+  if (next) nextQuery.set('cursor', next);
+  return (
+    <>
+      <PageTitle title="Payments">Payments</PageTitle>
+      <FilterForm merchantId={merchantId} query={query} />
+      {fresh.value > 0 ? (
+        <Notice kind="info">
+          {fresh.value} new payment{fresh.value === 1 ? '' : 's'} since this list was loaded.{' '}
+          <Link href={pagePath(merchantId, 'payments')}>Show the newest</Link>
+        </Notice>
+      ) : null}
+      {list.error.value ? <Notice kind="error">{list.error.value}</Notice> : null}
+      {page ? (
+        page.payments.length === 0 ? (
+          <p>No payments match.</p>
+        ) : (
+          <div class="table-wrap">
+            <table class="payments">
+              <caption class="sr-only">Payments, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Created</th>
+                  <th scope="col">Payment</th>
+                  <th scope="col">Order</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">
+                    Price
+                  </th>
+                  <th scope="col" class="num">
+                    Amount
+                  </th>
+                  <th scope="col" class="num">
+                    Paid
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.payments.map((p) => (
+                  <tr key={p.payment_id} data-payment={p.payment_id}>
+                    <td>{when(p.created_at)}</td>
+                    <td>
+                      <Link href={`${pagePath(merchantId, 'payments')}/${p.payment_id}`} title={p.payment_id}>
+                        {short(p.payment_id, 8)}
+                      </Link>
+                    </td>
+                    <td>{p.order_id ?? ''}</td>
+                    <td>
+                      <Status status={p.payment_status} detail={p.status_detail} />
+                    </td>
+                    <td class="num">
+                      {p.price_amount} {p.price_currency}
+                    </td>
+                    <td class="num">
+                      {p.pay_amount} {p.pay_currency}
+                    </td>
+                    <td class="num">{p.actually_paid}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : list.error.value ? null : (
+        <p class="loading">Loading…</p>
+      )}
+      <div class="pager">
+        {query.has('cursor') ? (
+          <Link
+            href={`${pagePath(merchantId, 'payments')}?${(() => {
+              const q = new URLSearchParams(query);
+              q.delete('cursor');
+              return q;
+            })()}`}
+          >
+            First page
+          </Link>
+        ) : null}
+        {next ? <Link href={`${pagePath(merchantId, 'payments')}?${nextQuery}`}>Next page</Link> : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,244 @@
+import { useSignal } from '@preact/signals';
+import { ApiError, api, m } from '../api.js';
+import { me, membership } from '../session.js';
+import { FieldError, Notice } from '../ui/notice.js';
+import { PageTitle } from '../ui/page.js';
+import { useLoad } from '../ui/use-load.js';
+
+interface Settings {
+  name: string;
+  mode: 'test' | 'live';
+  allowed_origins: string[];
+  xpub: { xpub: string; addresses: Derived[]; next_index: number } | null;
+}
+interface Derived {
+  index: number;
+  path: string;
+  address: string;
+}
+interface Network {
+  network: string;
+  healthy: boolean;
+  height: number | null;
+  confirmations: number;
+}
+
+function Addresses({ list }: { list: Derived[] }) {
+  return (
+    <ol class="addresses" start={0}>
+      {list.map((a) => (
+        <li key={a.index} class="mono">
+          {a.path}: {a.address}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The extended public key: paste, compare the first three addresses with the wallet, then save. */
+function XpubSection({
+  merchantId,
+  s,
+  owner,
+  onSaved,
+}: {
+  merchantId: string;
+  s: Settings;
+  owner: boolean;
+  onSaved: () => void;
+}) {
+  const preview = useSignal<{ xpub: string; addresses: Derived[] } | null>(null);
+  const errors = useSignal<string[] | undefined>(undefined);
+  const saved = useSignal('');
+  if (s.mode === 'test') return <p>Test merchants are paid on the sandbox chain and use no extended public key.</p>;
+  const check = async (e: Event) => {
+    e.preventDefault();
+    errors.value = undefined;
+    saved.value = '';
+    const xpub = String(new FormData(e.currentTarget as HTMLFormElement).get('xpub') ?? '');
+    try {
+      preview.value = await api(m(merchantId, '/xpub/preview'), { body: { xpub } });
+    } catch (x) {
+      preview.value = null;
+      errors.value = x instanceof ApiError ? (x.fields.xpub ?? [x.message]) : [String(x)];
+    }
+  };
+  const save = async () => {
+    if (!preview.value) return;
+    try {
+      await api(m(merchantId, '/xpub'), { method: 'PUT', body: { xpub: preview.value.xpub } });
+      saved.value = 'Extended public key saved';
+      preview.value = null;
+      onSaved();
+    } catch (x) {
+      errors.value = [x instanceof ApiError ? x.message : String(x)];
+    }
+  };
+  return (
+    <>
+      {s.xpub ? (
+        <>
+          <p>
+            Registered: <span class="mono wrap">{s.xpub.xpub}</span> (next payment uses child 0/{s.xpub.next_index})
+          </p>
+          <Addresses list={s.xpub.addresses} />
+        </>
+      ) : (
+        <p>No extended public key registered: live EVM payments cannot be created yet.</p>
+      )}
+      {saved.value ? <Notice kind="ok">{saved.value}</Notice> : null}
+      {owner ? (
+        <form class="stack" onSubmit={check}>
+          <label>
+            Extended public key (xpub)
+            <textarea
+              name="xpub"
+              rows={2}
+              spellcheck={false}
+              autocomplete="off"
+              aria-describedby="xpub-err xpub-hint"
+            />
+          </label>
+          <span class="hint" id="xpub-hint">
+            The account key m/44'/60'/0' as your wallet exports it. Never paste a private key (xprv): it is refused.
+          </span>
+          <FieldError id="xpub-err" messages={errors.value} />
+          <div class="actions">
+            <button type="submit">Show addresses</button>
+          </div>
+        </form>
+      ) : null}
+      {preview.value ? (
+        <section class="preview" aria-label="Addresses to compare">
+          <p>Check that your wallet shows these first three receive addresses before saving:</p>
+          <Addresses list={preview.value.addresses} />
+          <button type="button" class="primary" onClick={save}>
+            They match: save the key
+          </button>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+/** Shop name, the drop-in's allowed origins, the xpub (live merchants), and the live networks' health. */
+export function SettingsPage({ merchantId }: { merchantId: string }) {
+  const owner = membership(merchantId)?.role === 'owner';
+  const settings = useLoad(() => api<Settings>(m(merchantId, '/settings')), [merchantId]);
+  const networks = useLoad(() => api<Network[]>(m(merchantId, '/networks')), [merchantId]);
+  const notice = useSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const fields = useSignal<Record<string, string[]>>({});
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    const origins = String(form.get('origins') ?? '')
+      .split(/\s+/)
+      .filter(Boolean);
+    fields.value = {};
+    try {
+      const r = await api<{ name: string }>(m(merchantId, '/settings'), {
+        method: 'PATCH',
+        body: { name: String(form.get('name') ?? ''), allowed_origins: origins },
+      });
+      notice.value = { kind: 'ok', text: 'Settings saved' };
+      // The switcher shows the new name.
+      if (me.value)
+        me.value = {
+          ...me.value,
+          merchants: me.value.merchants.map((x) => (x.merchant_id === merchantId ? { ...x, name: r.name } : x)),
+        };
+      settings.reload();
+    } catch (x) {
+      notice.value = { kind: 'error', text: x instanceof ApiError ? x.message : String(x) };
+      if (x instanceof ApiError) fields.value = x.fields;
+    }
+  };
+  const s = settings.data.value;
+  const originErrors = Object.entries(fields.value)
+    .filter(([k]) => k.startsWith('allowed_origins'))
+    .flatMap(([k, v]) => v.map((msg) => `${k.replace(/^allowed_origins\.?/, 'line ')}: ${msg}`));
+  return (
+    <>
+      <PageTitle title="Settings">Settings</PageTitle>
+      {notice.value ? <Notice kind={notice.value.kind}>{notice.value.text}</Notice> : null}
+      {settings.error.value ? <Notice kind="error">{settings.error.value}</Notice> : null}
+      {s ? (
+        <>
+          <section aria-labelledby="shop-h">
+            <h2 id="shop-h">Shop</h2>
+            <form class="stack" onSubmit={save} key={`${s.name}|${s.allowed_origins.join(' ')}`}>
+              <label>
+                Shop name
+                <input name="name" defaultValue={s.name} readOnly={!owner} required aria-describedby="name-err" />
+              </label>
+              <FieldError id="name-err" messages={fields.value.name} />
+              <label>
+                Allowed origins for the drop-in (one per line)
+                <textarea
+                  name="origins"
+                  rows={3}
+                  readOnly={!owner}
+                  defaultValue={s.allowed_origins.join('\n')}
+                  aria-describedby="origins-hint origins-err"
+                />
+              </label>
+              <span class="hint" id="origins-hint">
+                Like https://shop.example.{' '}
+                {s.mode === 'test'
+                  ? 'A test merchant with none accepts any origin.'
+                  : 'A live merchant with none accepts only this service’s own pages.'}
+              </span>
+              <FieldError id="origins-err" messages={originErrors.length ? originErrors : undefined} />
+              {owner ? (
+                <div class="actions">
+                  <button type="submit" class="primary">
+                    Save settings
+                  </button>
+                </div>
+              ) : null}
+            </form>
+          </section>
+          <section aria-labelledby="xpub-h">
+            <h2 id="xpub-h">Receiving addresses</h2>
+            <XpubSection merchantId={merchantId} s={s} owner={owner} onSaved={settings.reload} />
+          </section>
+        </>
+      ) : null}
+      <section aria-labelledby="networks-h">
+        <h2 id="networks-h">Live networks</h2>
+        {networks.data.value?.length === 0 ? <p>No live network is configured (CHAINS_CONFIG).</p> : null}
+        {networks.data.value?.length ? (
+          <table>
+            <caption class="sr-only">Live networks and their health</caption>
+            <thead>
+              <tr>
+                <th scope="col">Network</th>
+                <th scope="col">Health</th>
+                <th scope="col" class="num">
+                  Height
+                </th>
+                <th scope="col" class="num">
+                  Confirmations
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {networks.data.value.map((n) => (
+                <tr key={n.network}>
+                  <th scope="row">{n.network}</th>
+                  <td>
+                    <span class={n.healthy ? 'status s-finished' : 'status s-failed'}>
+                      {n.healthy ? 'healthy' : 'unreachable'}
+                    </span>
+                  </td>
+                  <td class="num">{n.height ?? '—'}</td>
+                  <td class="num">{n.confirmations}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </section>
+    </>
+  );
+}
