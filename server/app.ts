@@ -10,6 +10,7 @@ import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { mountDashboard } from '../dashboard-api/mount.js';
 import { mountDropin } from '../dropin-api/mount.js';
+import { registerDocsPage } from '../merchant-api/docs-page.js';
 import { createMerchantApi } from '../merchant-api/index.js';
 
 // Request ids need to be unique, not secret: a random per-process prefix and a counter cost nothing per request.
@@ -46,6 +47,7 @@ export function createApp(deps: ApiDeps): Hono {
   });
 
   app.route('/api/v1', createMerchantApi(deps, clientAddress));
+  registerDocsPage(app, deps.settings.publicUrl);
   mountDropin(app, deps);
   mountDashboard(app, deps);
   return app;

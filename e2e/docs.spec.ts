@@ -1,0 +1,31 @@
+import { expect, shot, test } from './fixtures.js';
+
+test.describe('the API reference at /docs', () => {
+  test('renders every operation and the webhook under the service CSP, without a script', async ({
+    page,
+    world,
+  }, testInfo) => {
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
+    const res = await page.goto(`${world.service.url}/docs`);
+    expect(res?.status()).toBe(200);
+    expect(res?.headers()['content-security-policy']).toContain("default-src 'none'");
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('merchant API');
+    await expect(page.getByRole('heading', { name: /POST \/payments$/ })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /GET \/payments\/\{payment_id\}/ })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /POST payment\.updated/ })).toBeVisible();
+    // The inline stylesheet applied (the policy allows inline styles, not inline scripts).
+    const methodColor = await page
+      .locator('.method.post')
+      .first()
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(methodColor).toBe('rgb(21, 128, 61)');
+    expect(await page.locator('script').count()).toBe(0);
+    await page.getByRole('link', { name: 'GET /balances' }).click();
+    await expect(page).toHaveURL(/#getBalances$/);
+    await shot(page, testInfo, 'docs');
+    expect(violations).toEqual([]);
+  });
+});
