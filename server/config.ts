@@ -40,6 +40,10 @@ export const configSchema = z.object({
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: intFrom(16, 1),
   /** Path of the JSON file of live EVM networks (RPC URL, chain id, confirmations, token contracts); unset = none. */
   CHAINS_CONFIG: z.string().optional(),
+  /** Bearer token of GET /metrics; unset, /metrics answers only when the service listens on loopback. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Days a delivered webhook delivery (and its attempts) is kept for the log before it is pruned. */
+  WEBHOOK_RETENTION_DAYS: intFrom(30, 1),
   /** Milliseconds between reachability checks of each live network's node. */
   CHAIN_HEALTH_MS: intFrom(5000, 100),
 });

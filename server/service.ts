@@ -27,6 +27,7 @@ import { WebhookDispatcher } from '../core/webhooks/dispatcher.js';
 import { WebhookTransport } from '../core/webhooks/transport.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
+import { createMetrics, type ServiceMetrics } from './metrics.js';
 
 export interface ServiceOverrides {
   clock?: Clock;
@@ -47,6 +48,7 @@ export interface Service {
   watchers: ChainWatchers;
   /** Delivers the webhook outbox; started by start(), woken by payment changes. */
   webhooks: WebhookDispatcher;
+  metrics: ServiceMetrics;
   /** Starts the background work: chain watchers, webhook dispatch, expiry sweep, sandbox blocks, housekeeping. */
   start(): void;
   stop(): Promise<void>;
@@ -88,12 +90,13 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     cgIds: [...new Set(catalog.list().map((a) => a.cgId))],
   });
 
+  const metrics = createMetrics({ store, clock, changes, watchers });
   const webhookTransport = new WebhookTransport({
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     ...(o.webhookResolver ? { resolver: o.webhookResolver } : {}),
   });
   const webhooks = new WebhookDispatcher(
-    { db: store.db, dialect: store.dialect, clock, logger, changes },
+    { db: store.db, dialect: store.dialect, clock, logger, changes, onOutcome: metrics.onWebhookOutcome },
     webhookTransport,
     {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
@@ -125,7 +128,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     watchers,
     webhooks,
   };
-  const app = createApp(deps);
+  const app = createApp(deps, { metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
   const stops: (() => void)[] = [];
 
   return {
@@ -135,6 +138,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     app,
     watchers,
     webhooks,
+    metrics,
     start() {
       webhooks.start();
       watchers.start();
