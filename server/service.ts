@@ -24,6 +24,7 @@ import { migrate, openStore, type Store } from '../core/store/db.js';
 import { loadPageSecret } from '../core/store/settings.js';
 import type { Resolver } from '../core/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../core/webhooks/dispatcher.js';
+import { startWebhookRetention } from '../core/webhooks/retention.js';
 import { WebhookTransport } from '../core/webhooks/transport.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
@@ -145,6 +146,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       stops.push(() => watchers.stop());
       stops.push(startExpirySweeper(deps, config.EXPIRY_SWEEP_MS));
       stops.push(startIdempotencyPurge(deps));
+      stops.push(startWebhookRetention(deps, config.WEBHOOK_RETENTION_DAYS));
       if (config.EVM_NETWORKS.length > 0) {
         liveRates.start();
         stops.push(() => liveRates.stop());
