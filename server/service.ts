@@ -15,6 +15,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { KeyCache } from '../core/merchants/key-cache.js';
 import { KeyUsage } from '../core/merchants/key-usage.js';
+import { backfillBalanceTotals } from '../core/payments/balance-totals.js';
 import { PaymentChanges } from '../core/payments/changes.js';
 import { startExpirySweeper } from '../core/payments/expiry.js';
 import { startIdempotencyPurge } from '../core/payments/idempotency.js';
@@ -79,6 +80,8 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     // The stored checkpoint tells a restarted watcher how far the chain had got, so a lagging node is waited for.
     watchers.add(new EvmChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }));
   }
+  // A store from before balance totals (migration 0010) gets them once, now that the chains' rules are known.
+  await backfillBalanceTotals({ db: store.db, chains, clock });
 
   const liveRates = createCoinGeckoRates({
     baseUrl: config.RATES_BASE_URL,

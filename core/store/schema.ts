@@ -286,4 +286,26 @@ export interface Database {
   dashboard_sessions: DashboardSessionTable;
   dashboard_password_tokens: DashboardPasswordTokenTable;
   dashboard_sign_in_failures: DashboardSignInFailureTable;
+  balance_shares: BalanceShareTable;
+  merchant_balances: MerchantBalanceTable;
+}
+
+/** A payment's share of its merchant's balance of one asset, in base units (core/payments/balance-totals.ts). */
+export interface BalanceShareTable {
+  payment_id: string;
+  asset: string;
+  confirmed_units: string;
+  confirmed_late_units: string;
+  pending_units: string;
+  /** What this payment adds to the merchant's `amount` now (its confirmed or only its late units, by status). */
+  counted_units: string;
+}
+
+/** A merchant's balance of one asset, kept in the transactions that change it: GET /balances reads these rows. */
+export interface MerchantBalanceTable {
+  merchant_id: string;
+  asset: string;
+  amount_units: string;
+  pending_units: string;
+  updated_at: number;
 }
