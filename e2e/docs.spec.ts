@@ -1,3 +1,4 @@
+import { merchantClient } from '../examples/create-payment.js';
 import { expect, shot, test } from './fixtures.js';
 
 test.describe('the API reference at /docs', () => {
@@ -27,5 +28,17 @@ test.describe('the API reference at /docs', () => {
     await expect(page).toHaveURL(/#getBalances$/);
     await shot(page, testInfo, 'docs');
     expect(violations).toEqual([]);
+  });
+
+  test('a payment link made with the typed client (examples/) opens on the hosted page', async ({ page, world }) => {
+    const client = merchantClient(world.service.url, world.service.merchant.secret_key);
+    const { data, error } = await client.POST('/payment-links', {
+      body: { amount: 12.5, currency: 'btc', email: 'typed@example.com', order_id: 'E2E-1' },
+    });
+    expect(error).toBeUndefined();
+    await page.goto(data?.data.payment.hosted_payment_url ?? '');
+    const checkout = page.getByRole('dialog', { name: 'Pay with crypto' });
+    await expect(checkout.locator('[data-field="pay_currency"]')).toHaveText('BTC');
+    await expect(checkout.locator('[data-field="pay_address"]')).toHaveText(data?.data.blockchain.pay_address ?? '-');
   });
 });
