@@ -306,12 +306,12 @@ describe('live EVM networks from CHAINS_CONFIG', () => {
     });
     expect(r.status).toBe(422);
     expect(r.json.errors.currency[0]).toMatch(/extended public key/);
-    const m = await t.service.deps.db
-      .selectFrom('merchants')
-      .select('next_address_index')
-      .where('id', '=', other.merchant_id)
-      .executeTakeFirstOrThrow();
-    expect(Number(m.next_address_index)).toBe(0);
+    const keys = await t.service.deps.db
+      .selectFrom('merchant_xpubs')
+      .select('next_index')
+      .where('merchant_id', '=', other.merchant_id)
+      .execute();
+    expect(keys).toEqual([]);
   });
 });
 
@@ -335,11 +335,12 @@ describe('live addresses', () => {
       expect(r.pay_address).toBe(privateKeyToAccount(bytesToHex(pk)).address);
     }
     const m = await t.service.deps.db
-      .selectFrom('merchants')
-      .select('next_address_index')
-      .where('id', '=', t.merchant.merchant_id)
+      .selectFrom('merchant_xpubs')
+      .select('next_index')
+      .where('merchant_id', '=', t.merchant.merchant_id)
+      .where('chain', '=', 'evm')
       .executeTakeFirstOrThrow();
-    expect(Number(m.next_address_index)).toBe(Math.max(...indexes) + 1);
+    expect(Number(m.next_index)).toBe(Math.max(...indexes) + 1);
   });
 });
 
