@@ -8,6 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../../server/testing/harness.js';
 import { freshStoreUrl } from '../../../server/testing/store.js';
+import { rawNumber, until } from '../../../server/testing/until.js';
 import { setXpub } from '../../addresses/xpubs.js';
 import { ManualClock } from '../../clock.js';
 import type { Logger } from '../../log.js';
@@ -123,25 +124,8 @@ afterAll(async () => {
 
 // ---- helpers -------------------------------------------------------------------------------------------------
 
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms; last value: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 function codes(r: { json: { data?: { code: string }[] } }): string[] {
   return (r.json.data ?? []).map((c) => c.code);
-}
-
-/** The exact digits of a JSON number field, which JSON.parse would round beyond 15-17 digits. */
-function raw(text: string, field: string): string {
-  const m = new RegExp(`"${field}":(-?[0-9.eE+-]+)`).exec(text);
-  if (!m?.[1]) throw new Error(`no numeric ${field} in ${text.slice(0, 200)}`);
-  return m[1];
 }
 
 function units(text: string, decimals: number): bigint {
@@ -171,7 +155,7 @@ async function create(currency: string, amount = 30, s: TestService = t, key?: s
     id: d.payment.payment_id,
     address: d.blockchain.pay_address,
     uri: d.qr.payment_uri,
-    units: units(raw(r.text, 'pay_amount'), decimals),
+    units: units(rawNumber(r.text, 'pay_amount'), decimals),
     decimals,
     data: d,
   };
@@ -180,7 +164,7 @@ async function create(currency: string, amount = 30, s: TestService = t, key?: s
 async function status(id: string, s: TestService = t, key?: string) {
   const r = await s.api(`/api/v1/payments/${id}`, key ? { key } : {});
   expect(r.status, r.text).toBe(200);
-  return { ...r.json.data, paid: raw(r.text, 'actually_paid') } as {
+  return { ...r.json.data, paid: rawNumber(r.text, 'actually_paid') } as {
     payment_status: string;
     status_detail: string;
     paid: string;
