@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { bech32 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { describe, expect, it } from 'vitest';
+import { parseCommandArgs } from '../../../server/cli/command.js';
+import { xpubCommands } from '../../../server/cli/xpub-commands.js';
 import { startTestService, type TestService } from '../../../server/testing/harness.js';
 import { freshStoreUrl } from '../../../server/testing/store.js';
 import { rawNumber, until } from '../../../server/testing/until.js';
@@ -221,6 +223,27 @@ async function seen(s: TestService, id: string, txid: string) {
     () => deposits(s, id),
     (ds) => ds.some((d) => d.txid === txid && d.removed === 0),
   );
+}
+
+/** Runs the admin CLI's `xpub show` command for the service's merchant on the service's store; returns its output. */
+async function xpubShow(s: TestService, args: string[], gapLimit: number): Promise<string> {
+  const cmd = xpubCommands.find((c) => c.name === 'xpub show');
+  if (!cmd) throw new Error('no xpub show command');
+  const lines: string[] = [];
+  const values = parseCommandArgs(cmd, ['--merchant', s.merchant.merchant_id, ...args]);
+  await cmd.run(
+    {
+      db: s.service.deps.db,
+      clock: s.service.deps.clock,
+      out: (l) => lines.push(l),
+      publicUrl: s.url,
+      readStdin: async () => '',
+      utxoNetOf: (chain) => s.service.config.UTXO_NETWORKS.find((n) => n.network === chain)?.chain ?? null,
+      gapLimit,
+    },
+    values,
+  );
+  return lines.join('\n');
 }
 
 /** BIP21 parsed from the grammar alone: `scheme:ADDRESS?amount=DECIMAL`. */
@@ -639,11 +662,19 @@ describe('gap limit', () => {
         expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
         expect(await t.service.deps.db.selectFrom('payments').select('id').execute()).toHaveLength(before.length);
 
+        // The operator's view of it: `xpub show --chain ltc` (the CLI's own command, on this store).
+        const shown = await xpubShow(t, ['--chain', 'ltc'], 3);
+        expect(shown).toContain('4 address(es) handed out since the last paid one (none paid yet); gap limit 3.');
+        expect(shown).toContain('WARNING: past the gap limit');
+
         // A customer pays the newest one: the wallet finds it, and the addresses after it are in reach again.
         const txid = await node.send(past.address, '0.3');
         await seen(t, past.id, txid);
         const next = await create(t);
         expect(next.index).toBe(4); // the refused payment's index was rolled back with it, never handed out
+        const after = JSON.parse(await xpubShow(t, ['--chain', 'ltc', '--json'], 3));
+        expect(after).toMatchObject({ last_paid_index: 3, unused_run: 1, gap_limit: 3, next_address_index: 5 });
+        expect(await xpubShow(t, ['--chain', 'ltc'], 3)).not.toContain('WARNING');
       },
       { env: { UTXO_GAP_LIMIT: '3', UTXO_PAST_GAP_PER_MINUTE: '1' } },
     );
