@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { shippedAssets } from '../core/catalog/assets.js';
 import type { BitcoinNetworkConfig } from '../core/chains/bitcoin/config.js';
-import { readChainsConfig } from '../core/chains/chains-config.js';
+import { type ChainsConfig, readChainsConfig } from '../core/chains/chains-config.js';
 import { ChainsConfigError, type EvmNetworkConfig } from '../core/chains/evm/config.js';
 
 const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
@@ -88,7 +88,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /\/+$/,
     '',
   );
-  let networks: { evm: EvmNetworkConfig[]; utxo: BitcoinNetworkConfig[] } = { evm: [], utxo: [] };
+  let networks: ChainsConfig = { evm: [], utxo: [] };
   if (c.CHAINS_CONFIG) {
     try {
       networks = readChainsConfig(c.CHAINS_CONFIG, shippedAssets);

@@ -60,8 +60,9 @@ async function describeKey(ctx: CliContext, merchantId: string, chain: KeyChain)
 function gapLine(d: Awaited<ReturnType<typeof describeKey>>): string {
   if (d.unused_run === undefined) return '';
   const line = `\n${d.unused_run} address(es) handed out since the last paid one (${d.last_paid_index === null ? 'none paid yet' : `0/${d.last_paid_index}`}); gap limit ${d.gap_limit}.`;
-  return d.unused_run > (d.gap_limit ?? 0)
-    ? `${line}\nWARNING: past the gap limit: raise your wallet's gap limit above ${d.unused_run} or it may not show new payments.`
+  // The next address sits unused_run + 1 past the last paid one: beyond a wallet that stops after gap_limit unused.
+  return d.unused_run >= (d.gap_limit ?? 0)
+    ? `${line}\nWARNING: past the gap limit: the next payment's address is beyond what a wallet with a gap limit of ${d.gap_limit} scans; raise your wallet's gap limit above ${d.unused_run} or it may not show new payments.`
     : line;
 }
 
