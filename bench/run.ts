@@ -145,6 +145,30 @@ async function main(): Promise<void> {
     rows.push(['evm CPU/block ratio (100k vs 100 open)', `${evm.cpuRatio}x`, 'floor <= 1.2x']);
   }
 
+  const bitcoin = await optional('bitcoin', async () => (await import('./bitcoin.js')).benchBitcoin());
+  results.bitcoin = bitcoin;
+  if ('skipped' in bitcoin) rows.push(['bitcoin', 'skipped', bitcoin.skipped]);
+  else {
+    for (const ph of bitcoin.phases) {
+      rows.push([
+        `ltc ${ph.openPayments} open: mempool -> confirming`,
+        `p50 ${ph.mempoolToConfirmingMs.p50} ms`,
+        `p99 ${ph.mempoolToConfirmingMs.p99} ms (poll ${bitcoin.pollIntervalMs} ms)`,
+      ]);
+      rows.push([
+        `ltc ${ph.openPayments} open: block -> finished`,
+        `p50 ${ph.blockToFinishedMs.p50} ms`,
+        `p99 ${ph.blockToFinishedMs.p99} ms`,
+      ]);
+      rows.push([
+        `ltc ${ph.openPayments} open: watcher CPU/block`,
+        `${ph.cpuMsPerBlock} ms`,
+        `${ph.outputsPerBlock} outputs/block, service RSS ${ph.rssMb} MB`,
+      ]);
+    }
+    rows.push(['ltc CPU/block ratio (100k vs 100 open)', `${bitcoin.cpuRatio}x`, 'floor <= 1.2x']);
+  }
+
   const scale = await optional('scale', async () => (await import('./scale.js')).benchScale());
   results.scale = scale;
   if ('skipped' in scale) rows.push(['scale', 'skipped', scale.skipped]);

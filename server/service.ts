@@ -1,10 +1,13 @@
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
-import { hdAllocator } from '../core/addresses/hd-allocator.js';
+import { GapGuard } from '../core/addresses/gap.js';
+import { createHdAllocator } from '../core/addresses/hd-allocator.js';
 import { sandboxAllocator } from '../core/addresses/sandbox-allocator.js';
 import type { AddressAllocator } from '../core/addresses/types.js';
 import { shippedAssets } from '../core/catalog/assets.js';
 import { createCatalog } from '../core/catalog/catalog.js';
+import { BitcoinChain } from '../core/chains/bitcoin/bitcoin-chain.js';
+import { applyUtxoConfig } from '../core/chains/bitcoin/catalog.js';
 import { applyChainsConfig } from '../core/chains/evm/config.js';
 import { EvmChain } from '../core/chains/evm/evm-chain.js';
 import { ChainRegistry } from '../core/chains/registry.js';
@@ -35,7 +38,7 @@ export interface ServiceOverrides {
   clock?: Clock;
   logger?: Logger;
   fetch?: typeof fetch;
-  /** Live-mode address allocator (xpub derivation) once a live chain family is configured. */
+  /** Live-mode address allocator; by default child 0/N of the merchant's key for the payment's chain. */
   liveAllocator?: AddressAllocator;
   /** Webhook host resolver (the SSRF guard checks what it returns, at connect time) and retry jitter source. */
   webhookResolver?: Resolver;
@@ -68,7 +71,8 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   });
   await migrate(store);
   // Configured live networks bring their own chain ids and token contracts (a testnet, a local node).
-  const catalog = createCatalog(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), {
+  const configured = applyUtxoConfig(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), config.UTXO_NETWORKS);
+  const catalog = createCatalog(configured, {
     minUsd: config.MIN_AMOUNTS_USD,
   });
   const chains = new ChainRegistry(store.db);
@@ -80,6 +84,20 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     // The stored checkpoint tells a restarted watcher how far the chain had got, so a lagging node is waited for.
     watchers.add(new EvmChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }));
   }
+  for (const n of config.UTXO_NETWORKS) {
+    watchers.add(new BitcoinChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }));
+  }
+  const liveAllocator =
+    o.liveAllocator ??
+    createHdAllocator({
+      netOf: (network) => config.UTXO_NETWORKS.find((n) => n.network === network)?.chain ?? null,
+      gap: new GapGuard({
+        limit: config.UTXO_GAP_LIMIT,
+        pastLimitPerMinute: config.UTXO_PAST_GAP_PER_MINUTE,
+        logger,
+        now: () => clock.now(),
+      }),
+    });
   // A store from before balance totals (migration 0010) gets them once, now that the chains' rules are known.
   await backfillBalanceTotals({ db: store.db, chains, clock });
 
@@ -121,7 +139,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     keys: new KeyCache(clock, config.KEY_CACHE_MS),
     keyUsage: new KeyUsage(store.db, clock, logger),
     rates: { test: createFixedRates(clock), live: liveRates },
-    allocators: { test: sandboxAllocator, live: o.liveAllocator ?? hdAllocator },
+    allocators: { test: sandboxAllocator, live: liveAllocator },
     settings: {
       publicUrl: config.PUBLIC_URL,
       ttlSeconds: config.PAYMENT_TTL_SECONDS,
@@ -150,7 +168,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       stops.push(startExpirySweeper(deps, config.EXPIRY_SWEEP_MS));
       stops.push(startIdempotencyPurge(deps));
       stops.push(startWebhookRetention(deps, config.WEBHOOK_RETENTION_DAYS));
-      if (config.EVM_NETWORKS.length > 0) {
+      if (config.EVM_NETWORKS.length + config.UTXO_NETWORKS.length > 0) {
         liveRates.start();
         stops.push(() => liveRates.stop());
       }

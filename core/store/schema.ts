@@ -16,7 +16,6 @@ export interface MerchantTable {
   webhook_enabled: number;
   allowed_origins: string; // JSON array of origins
   underpaid_tolerance_bps: number;
-  next_address_index: number;
   active: number;
   created_at: number;
   updated_at: number;
@@ -208,11 +207,15 @@ export interface WebhookAttemptTable {
   next_attempt_at: number | null;
 }
 
-/** A live merchant's extended public key per chain family ('evm'); payment N pays to its child 0/N. */
+/**
+ * A live merchant's extended public key per chain: `evm` (every EVM network) or `btc`, `ltc`, `doge`. Payment N on
+ * that chain pays to its child 0/N, N taken from `next_index`.
+ */
 export interface MerchantXpubTable {
   merchant_id: string;
-  family: string;
+  chain: string;
   xpub: string;
+  next_index: Generated<number>;
   created_at: number;
   updated_at: number;
 }
