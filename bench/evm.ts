@@ -235,7 +235,6 @@ export async function benchEvm(
         CHAINS_CONFIG: configFile,
         RATES_BASE_URL: rates.url,
         MERCHANT_KEY: key,
-        CHAIN_HEALTH_MS: '5000',
       });
       try {
         const api = `http://127.0.0.1:${target.info.port}`;

@@ -50,8 +50,6 @@ export const configSchema = z.object({
   UTXO_GAP_LIMIT: intFrom(20, 1),
   /** New BTC/LTC/DOGE addresses per minute, per merchant and chain, once the unpaid run is past UTXO_GAP_LIMIT. */
   UTXO_PAST_GAP_PER_MINUTE: intFrom(2, 0),
-  /** Milliseconds between reachability checks of each live network's node. */
-  CHAIN_HEALTH_MS: intFrom(5000, 100),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

@@ -60,7 +60,6 @@ function env(): Record<string, string> {
     CHAINS_CONFIG: configFile,
     RATES_BASE_URL: rates.url,
     RATES_STALE_SECONDS: '86400',
-    CHAIN_HEALTH_MS: '200',
     EXPIRY_SWEEP_MS: '50',
   };
 }
