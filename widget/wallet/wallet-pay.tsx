@@ -1,5 +1,4 @@
-import { signal } from '@preact/signals';
-import { useMemo } from 'preact/hooks';
+import { signal, useSignal } from '@preact/signals';
 import { fill, locale } from '../i18n.js';
 import type { CheckoutState } from '../state.js';
 import type { CheckoutWallet } from '../types.js';
@@ -55,13 +54,8 @@ const txKey = (w: CheckoutWallet) => `${w.to}${w.value}${w.data}`;
  */
 export function WalletPay({ state }: { state: CheckoutState }) {
   // Per payment: the checkout remounts this for each payment it shows.
-  const { pending, note } = useMemo(
-    () => ({
-      pending: signal(false),
-      note: signal<{ text: string; alert?: boolean; hash?: string; key?: string } | null>(null),
-    }),
-    [],
-  );
+  const pending = useSignal(false);
+  const note = useSignal<{ text: string; alert?: boolean; hash?: string; key?: string } | null>(null);
   loadWords(state.api.base);
   const p = state.payment.value;
   const w = p?.wallet;
