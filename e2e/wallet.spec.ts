@@ -92,7 +92,13 @@ test.describe('wallet pay in the drop-in (live EVM on a real anvil)', () => {
     const methods = (await walletCalls(page)).map((c) => c.method);
     expect(methods).not.toContain('wallet_switchEthereumChain');
 
-    await confirm(live);
+    // The status follows the chain; what was sent stays on screen (and focused) while it confirms.
+    await live.anvil.test.mine({ blocks: 1 });
+    await expect(dialog.locator('[data-field="status"]')).toHaveText(`Payment seen, confirming: 1 of ${CONFIRMATIONS}`);
+    await expect(dialog.locator('[data-field="tx_hash"]')).toHaveText(hash);
+    await expect(dialog.getByRole('link', { name: 'View on the block explorer' })).toBeVisible();
+    await expect(status).toBeFocused();
+    await live.anvil.test.mine({ blocks: CONFIRMATIONS - 1 });
     await expect(dialog.getByRole('heading', { name: 'Payment received' })).toBeVisible();
     const success = (await shopEvents(page)).find((e) => e.type === 'success')?.value as {
       payment_id: string;

@@ -1,4 +1,5 @@
 import { signal, useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
 import { fill, locale } from '../i18n.js';
 import type { CheckoutState } from '../state.js';
 import type { CheckoutWallet } from '../types.js';
@@ -55,7 +56,13 @@ const txKey = (w: CheckoutWallet) => `${w.to}${w.value}${w.data}`;
 export function WalletPay({ state }: { state: CheckoutState }) {
   // Per payment: the checkout remounts this for each payment it shows.
   const pending = useSignal(false);
-  const note = useSignal<{ text: string; alert?: boolean; hash?: string; key?: string } | null>(null);
+  const note = useSignal<{ text: string; alert?: boolean; hash?: string; link?: string; key?: string } | null>(null);
+  const line = useRef<HTMLParagraphElement>(null);
+  const sent = note.value?.hash;
+  // The pressed button goes once the transaction is sent: focus moves to the line that says so, not to the page.
+  useEffect(() => {
+    if (sent) line.current?.focus();
+  }, [sent]);
   loadWords(state.api.base);
   const p = state.payment.value;
   const w = p?.wallet;
@@ -68,8 +75,6 @@ export function WalletPay({ state }: { state: CheckoutState }) {
     : injected
       ? [{ name: null, icon: '', provider: injected }]
       : [];
-  const sent = note.value?.hash;
-  const explorer = sent && w?.explorer_url;
 
   const pay = async (provider: Eip1193Provider) => {
     const due = state.payment.value?.wallet;
@@ -78,8 +83,14 @@ export function WalletPay({ state }: { state: CheckoutState }) {
     note.value = { text: tw('confirmInWallet') };
     try {
       const hash = await sendPayment(provider, due);
-      // The hash goes into a link: only its own form.
-      note.value = { text: tw('sent'), ...(/^0x[\da-f]{64}$/i.test(hash) && { hash }), key: txKey(due) };
+      // The hash goes into a link: only its own form. The link is kept, as `wallet` is gone once the deposit shows.
+      const ok = /^0x[\da-f]{64}$/i.test(hash);
+      note.value = {
+        text: tw('sent'),
+        key: txKey(due),
+        ...(ok && { hash }),
+        ...(ok && due.explorer_url && { link: `${due.explorer_url}/tx/${hash}` }),
+      };
     } catch (e) {
       note.value = { text: tw(failureOf(e), { currency: p.pay_currency }), alert: true };
     } finally {
@@ -92,9 +103,9 @@ export function WalletPay({ state }: { state: CheckoutState }) {
       <style>{css}</style>
       {w &&
         note.value?.key !== txKey(w) &&
-        choices.map((c) => (
+        choices.map((c, i) => (
           <button
-            key={c.name}
+            key={i}
             type="button"
             class="pay-wallet"
             aria-disabled={pending.value}
@@ -106,6 +117,8 @@ export function WalletPay({ state }: { state: CheckoutState }) {
         ))}
       {note.value && (
         <p
+          ref={line}
+          tabIndex={-1}
           role={note.value.alert ? 'alert' : 'status'}
           class={note.value.alert ? 'error' : 'muted'}
           data-field="wallet_status"
@@ -117,8 +130,8 @@ export function WalletPay({ state }: { state: CheckoutState }) {
               <code class="mono tx" data-field="tx_hash">
                 {sent}
               </code>{' '}
-              {explorer && (
-                <a class="link" href={`${explorer}/tx/${sent}`} target="_blank" rel="noopener noreferrer">
+              {note.value.link && (
+                <a class="link" href={note.value.link} target="_blank" rel="noopener noreferrer">
                   {tw('viewOnExplorer')}
                 </a>
               )}
