@@ -34,10 +34,5 @@ export async function loadLocale(base: string, l: Locale): Promise<void> {
 
 /** `t('confirming', { n: 1, m: 2 })`: the message with its `{placeholders}` filled; text only, never HTML. */
 export function t(key: MessageKey, vars: Record<string, string | number> = {}): string {
-  return fill(messages.value[key], vars);
-}
-
-/** A message's `{placeholders}` filled from `vars` (t, and the wallet chunk's own messages). */
-export function fill(message: string, vars: Record<string, string | number>): string {
-  return message.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+  return messages.value[key].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
 }

@@ -5,7 +5,6 @@ import type { CheckoutState } from '../state.js';
 import type { CheckoutPayment } from '../types.js';
 import { CopyButton } from './copy-button.js';
 import { Closing } from './lazy-screens.js';
-import { WalletSlot } from './wallet-slot.js';
 
 export function statusText(p: CheckoutPayment): string {
   switch (p.payment_status) {
@@ -46,7 +45,8 @@ export function Pay({ state, canChange }: { state: CheckoutState; canChange: boo
           {t('openWallet')}
         </a>
       </div>
-      <WalletSlot key={p.payment_id} state={state} />
+      {/* Wallet pay, once its chunk drew itself here (after the QR, only when the browser has a wallet). */}
+      {state.wallet.value}
       <dl class="fields">
         <div class="row">
           <dt>{t('sendExactly')}</dt>
