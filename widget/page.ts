@@ -1,6 +1,5 @@
 import { h } from 'preact';
 import { DropinApi } from './api.js';
-import { loadLive } from './chunks.js';
 import { Checkout } from './components/checkout.js';
 import { loadLocale, pickLocale, t } from './i18n.js';
 import { mountHost } from './mount.js';
@@ -52,8 +51,9 @@ export function page(): void {
   const lang = loadLocale(api.base, pickLocale(undefined, navigator.languages ?? [navigator.language]));
   void state.start(async () => {
     // The live-status chunk, which the page needs next anyway: a static import would make it part of the
-    // checkout module's graph twice over (a namespace helper chunk before every drop-in's QR).
-    const r = await (await loadLive()).readSession(api, token);
+    // checkout module's graph twice over (a namespace helper chunk before every drop-in's QR), and chunks.ts's
+    // loader would be one more name the module exports to this page, in every drop-in's bytes before the QR.
+    const r = await (await import('./live.js')).readSession(api, token);
     await lang;
     return { session_token: token, ...r };
   });
