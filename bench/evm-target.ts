@@ -1,8 +1,9 @@
 /**
- * Benchmark target for bench/evm.ts: the real service in its own process with live EVM networks from CHAINS_CONFIG,
- * on a store the benchmark has already filled (a live merchant with an xpub, many open payments). It measures its
- * own watcher (CPU per sync, blocks advanced) and when each payment became finished, and serves those figures on
- * a second port. Prints `READY {json}` when the network is reachable.
+ * Benchmark target for bench/evm.ts and bench/bitcoin.ts: the real service in its own process with live networks from
+ * CHAINS_CONFIG, on a store the benchmark has already filled (a live merchant with a key, many open payments). It
+ * measures the watcher of `WATCH_NETWORK` (default eth: CPU per sync, blocks advanced) and when each payment became
+ * confirming and finished, and serves those figures on a second port. Prints `READY {json}` when the network is
+ * reachable.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,11 +19,14 @@ async function main(): Promise<void> {
   // Instrument the live watcher: CPU (user + system) of each sync, and how many blocks it moved the checkpoint.
   const stats = { syncs: 0, busySyncs: 0, cpuUs: 0, busyCpuUs: 0, wallMs: 0, busyWallMs: 0, blocks: 0 };
   const finishedAt: Record<string, number> = {};
-  const watcher = service.watchers.get('live:eth');
-  if (!watcher) throw new Error('live:eth is not configured');
+  const confirmingAt: Record<string, number> = {};
+  const network = process.env.WATCH_NETWORK ?? 'eth';
+  const chain = `live:${network}`;
+  const watcher = service.watchers.get(chain);
+  if (!watcher) throw new Error(`${chain} is not configured`);
   const sync = watcher.sync.bind(watcher);
   watcher.sync = async () => {
-    const before = (await service.deps.chains.headOf('live:eth')) ?? 0;
+    const before = (await service.deps.chains.headOf(chain)) ?? 0;
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     try {
@@ -31,7 +35,7 @@ async function main(): Promise<void> {
       const c = process.cpuUsage(c0);
       const cpu = c.user + c.system;
       const wall = performance.now() - t0;
-      const moved = ((await service.deps.chains.headOf('live:eth')) ?? 0) - before;
+      const moved = ((await service.deps.chains.headOf(chain)) ?? 0) - before;
       stats.syncs += 1;
       stats.cpuUs += cpu;
       stats.wallMs += wall;
@@ -47,6 +51,7 @@ async function main(): Promise<void> {
     const t = Date.now();
     for (const { payment: p } of changes) {
       if (p.status === 'finished' && finishedAt[p.id] === undefined) finishedAt[p.id] = t;
+      if (p.status === 'confirming' && confirmingAt[p.id] === undefined) confirmingAt[p.id] = t;
     }
   });
   service.start();
@@ -56,10 +61,10 @@ async function main(): Promise<void> {
     const m = process.memoryUsage();
     res
       .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ ...stats, rss: m.rss, heapUsed: m.heapUsed, finishedAt }));
+      .end(JSON.stringify({ ...stats, rss: m.rss, heapUsed: m.heapUsed, finishedAt, confirmingAt }));
   });
   await new Promise<void>((r) => statsServer.listen(0, '127.0.0.1', () => r()));
-  while (!service.deps.chains.isEnabled('live', 'eth')) await new Promise((r) => setTimeout(r, 50));
+  while (!service.deps.chains.isEnabled('live', network)) await new Promise((r) => setTimeout(r, 50));
   const server = serve({ fetch: service.app.fetch, hostname: '127.0.0.1', port: 0 }, () => {
     const port = (server.address() as AddressInfo).port;
     const statsPort = (statsServer.address() as AddressInfo).port;

@@ -2,12 +2,17 @@
  * `npm run bench`: every benchmark in one run; figures go to bench/results.json and a table on stdout.
  * Targets are compared with the baseline each issue names (the bare Hono route, the bare API round trip, ...).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchApi } from './api.js';
 
 type Row = [string, string, string];
 
+/** The parts named on the command line (`npm run bench -- scale`); none named: every part. */
+const chosen = process.argv.slice(2);
+const NOT_SELECTED = 'not selected';
+
 async function optional<T>(name: string, load: () => Promise<T>): Promise<T | { skipped: string }> {
+  if (chosen.length > 0 && !chosen.includes(name)) return { skipped: NOT_SELECTED };
   try {
     return await load();
   } catch (e) {
@@ -28,14 +33,15 @@ async function main(): Promise<void> {
   if (!('skipped' in qr))
     for (const [k, v] of Object.entries(qr)) rows.push([`QR encode: ${k}`, `${v.toFixed(3)} ms/code`, '']);
 
-  const api = await benchApi(seconds);
+  const api = await optional('api', () => benchApi(seconds));
   results.api = api;
-  rows.push([
-    'ceiling: bare Hono JSON route',
-    `${api.ceiling.rps} req/s`,
-    `p50 ${api.ceiling.p50} ms, p99 ${api.ceiling.p99} ms`,
-  ]);
-  for (const [store, f] of Object.entries(api.stores)) {
+  if (!('skipped' in api))
+    rows.push([
+      'ceiling: bare Hono JSON route',
+      `${api.ceiling.rps} req/s`,
+      `p50 ${api.ceiling.p50} ms, p99 ${api.ceiling.p99} ms`,
+    ]);
+  for (const [store, f] of Object.entries('skipped' in api ? {} : api.stores)) {
     rows.push([
       `${store}: POST /payments`,
       `${f.createPayment.rps} req/s`,
@@ -155,6 +161,69 @@ async function main(): Promise<void> {
     rows.push(['evm CPU/block ratio (100k vs 100 open)', `${evm.cpuRatio}x`, 'floor <= 1.2x']);
   }
 
+  const bitcoin = await optional('bitcoin', async () => (await import('./bitcoin.js')).benchBitcoin());
+  results.bitcoin = bitcoin;
+  if ('skipped' in bitcoin) rows.push(['bitcoin', 'skipped', bitcoin.skipped]);
+  else {
+    for (const ph of bitcoin.phases) {
+      rows.push([
+        `ltc ${ph.openPayments} open: mempool -> confirming`,
+        `p50 ${ph.mempoolToConfirmingMs.p50} ms`,
+        `p99 ${ph.mempoolToConfirmingMs.p99} ms (poll ${bitcoin.pollIntervalMs} ms)`,
+      ]);
+      rows.push([
+        `ltc ${ph.openPayments} open: block -> finished`,
+        `p50 ${ph.blockToFinishedMs.p50} ms`,
+        `p99 ${ph.blockToFinishedMs.p99} ms`,
+      ]);
+      rows.push([
+        `ltc ${ph.openPayments} open: watcher CPU/block`,
+        `${ph.cpuMsPerBlock} ms`,
+        `${ph.outputsPerBlock} outputs/block, service RSS ${ph.rssMb} MB`,
+      ]);
+    }
+    rows.push(['ltc CPU/block ratio (100k vs 100 open)', `${bitcoin.cpuRatio}x`, 'floor <= 1.2x']);
+  }
+
+  const scale = await optional('scale', async () => (await import('./scale.js')).benchScale());
+  results.scale = scale;
+  if ('skipped' in scale) rows.push(['scale', 'skipped', scale.skipped]);
+  else
+    for (const [store, f] of Object.entries(scale.stores)) {
+      if ('skipped' in f) {
+        rows.push([`${store}: scale`, 'skipped', f.skipped]);
+        continue;
+      }
+      rows.push([
+        `${store}: seeding ${scale.large} payments (bulk SQL)`,
+        `${f.large.seedSeconds} s`,
+        `${scale.small} payments: ${f.small.seedSeconds} s (each with ${scale.pending} pending deliveries)`,
+      ]);
+      for (const [k, label] of [
+        ['createPaymentMs', 'POST /payments'],
+        ['getPaymentMs', 'GET /payments/{id}'],
+        ['listFirstPageMs', 'GET /payments first page'],
+        ['listFilteredMs', 'GET /payments filtered page'],
+        ['balancesMs', 'GET /balances'],
+        ['claimMs', `webhook claim, ${scale.pending} pending`],
+      ] as const)
+        rows.push([
+          `${store}: ${label}, ${scale.large} vs ${scale.small} payments`,
+          `${f.ratios[k]}x`,
+          `p50 ${f.large[k]} ms vs ${f.small[k]} ms (floor <= 1.5x)`,
+        ]);
+    }
+
+  // A run of some parts keeps the other parts' last figures.
+  if (chosen.length > 0 && existsSync('bench/results.json')) {
+    const previous = JSON.parse(readFileSync('bench/results.json', 'utf8')) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(results))
+      if (typeof v === 'object' && v !== null && (v as { skipped?: string }).skipped === NOT_SELECTED && k in previous)
+        results[k] = previous[k];
+  }
+  const shown = rows.filter((r) => r[2] !== NOT_SELECTED);
+  rows.length = 0;
+  rows.push(...shown);
   writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(...rows.map((r) => r[1].length));

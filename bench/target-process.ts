@@ -12,7 +12,11 @@ export interface Target {
 }
 
 /** Starts a benchmark target script in its own Node process and waits for its READY line. */
-export async function startTarget(script: string, env: Record<string, string>): Promise<Target> {
+export async function startTarget(
+  script: string,
+  env: Record<string, string>,
+  opts: { readyTimeoutMs?: number } = {},
+): Promise<Target> {
   // Run the target as deployed (`npm start` runs an esbuild bundle under plain Node): no TypeScript loader thread
   // inflating its memory or CPU figures. The bundle sits one level below the root like dist/main.mjs.
   const bundle = `dist/${basename(script, '.ts')}.mjs`;
@@ -36,7 +40,10 @@ export async function startTarget(script: string, env: Record<string, string>): 
   });
   const info = await new Promise<Record<string, string | number>>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`target ${script} did not start: ${err}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`target ${script} did not start: ${err}`)),
+      opts.readyTimeoutMs ?? 60_000,
+    );
     child.stdout?.on('data', (d) => {
       out += String(d);
       const m = /READY (\{.*\})\n/.exec(out);

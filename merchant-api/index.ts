@@ -12,6 +12,7 @@ import { registerListCurrencies } from './routes/list-currencies.js';
 import { registerListDeliveries } from './routes/list-deliveries.js';
 import { registerListPayments } from './routes/list-payments.js';
 import { registerMinimumAmount } from './routes/minimum-amount.js';
+import { registerOpenApiJson } from './routes/openapi-json.js';
 import { registerRedeliver } from './routes/redeliver.js';
 import { registerSandboxBlocks } from './routes/sandbox-blocks.js';
 import { registerSandboxTransfers } from './routes/sandbox-transfers.js';
@@ -22,6 +23,8 @@ import { registerWebhookEndpoint } from './routes/webhook-endpoint.js';
 export function createMerchantApi(deps: ApiDeps, clientAddress: (c: Context) => string): Hono<MerchantEnv> {
   const app = new Hono<MerchantEnv>();
   const limiter = new RateLimiter(deps.limits.ratePerSecond, () => deps.clock.now());
+  // The only route without a key: registered before the key middleware, it answers without passing on.
+  registerOpenApiJson(app, deps.settings.publicUrl);
   app.use('*', requireSecretKey(deps, limiter, clientAddress));
 
   registerListCurrencies(app, deps);

@@ -54,7 +54,9 @@ export async function runCli(
     const store = openStore(config.DATABASE_URL, { poolSize: 2 });
     try {
       await migrate(store);
-      await cmd.run({ db: store.db, clock: systemClock, out, publicUrl: config.PUBLIC_URL, readStdin }, values);
+      const utxoNetOf = (chain: string) => config.UTXO_NETWORKS.find((n) => n.network === chain)?.chain ?? null;
+      const ctx = { db: store.db, clock: systemClock, out, publicUrl: config.PUBLIC_URL, readStdin, utxoNetOf };
+      await cmd.run({ ...ctx, gapLimit: config.UTXO_GAP_LIMIT }, values);
     } finally {
       await store.close();
     }

@@ -10,7 +10,9 @@ import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { mountDashboard } from '../dashboard-api/mount.js';
 import { mountDropin } from '../dropin-api/mount.js';
+import { registerDocsPage } from '../merchant-api/docs-page.js';
 import { createMerchantApi } from '../merchant-api/index.js';
+import { registerMetricsRoute, type ServiceMetrics } from './metrics.js';
 
 // Request ids need to be unique, not secret: a random per-process prefix and a counter cost nothing per request.
 const requestIdPrefix = newId('req', 10);
@@ -25,8 +27,13 @@ function nextRequestId(): string {
  * static files). Every failure, from any layer, renders through one error handler in the spec's envelope; unknown
  * paths are 404 in the same envelope.
  */
-export function createApp(deps: ApiDeps): Hono {
+export function createApp(
+  deps: ApiDeps,
+  opts: { metrics?: { metrics: ServiceMetrics; token: string | undefined; host: string } } = {},
+): Hono {
   const app = new Hono();
+  // First, so it times the whole request, error rendering included.
+  if (opts.metrics) app.use('*', opts.metrics.metrics.middleware);
   const secure = securityHeaders(new URL(deps.settings.publicUrl).origin);
   app.use('*', async (c, next) => {
     const id = requestHeader(c, 'x-request-id')?.slice(0, 64) ?? nextRequestId();
@@ -45,7 +52,9 @@ export function createApp(deps: ApiDeps): Hono {
     return json(c, { success: true, message: 'OK', data: { status: 'ok', store: deps.dialect } });
   });
 
+  if (opts.metrics) registerMetricsRoute(app, opts.metrics.metrics, opts.metrics);
   app.route('/api/v1', createMerchantApi(deps, clientAddress));
+  registerDocsPage(app, deps.settings.publicUrl);
   mountDropin(app, deps);
   mountDashboard(app, deps);
   return app;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { shippedAssets } from '../core/catalog/assets.js';
-import { ChainsConfigError, type EvmNetworkConfig, readChainsConfig } from '../core/chains/evm/config.js';
+import type { BitcoinNetworkConfig } from '../core/chains/bitcoin/config.js';
+import { type ChainsConfig, readChainsConfig } from '../core/chains/chains-config.js';
+import { ChainsConfigError, type EvmNetworkConfig } from '../core/chains/evm/config.js';
 
 const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
@@ -38,8 +40,16 @@ export const configSchema = z.object({
   WEBHOOK_POLL_MS: intFrom(1000, 10),
   /** Webhook requests in flight to one endpoint, so a slow endpoint never holds everyone's slots. */
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: intFrom(16, 1),
-  /** Path of the JSON file of live EVM networks (RPC URL, chain id, confirmations, token contracts); unset = none. */
+  /** Path of the JSON file of live networks (EVM: RPC URL, chain id, tokens; btc/ltc/doge: the node); unset = none. */
   CHAINS_CONFIG: z.string().optional(),
+  /** Bearer token of GET /metrics; unset, /metrics answers only when the service listens on loopback. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Days a delivered webhook delivery (and its attempts) is kept for the log before it is pruned. */
+  WEBHOOK_RETENTION_DAYS: intFrom(30, 1),
+  /** The gap limit merchants' Bitcoin-family wallets are set to: a longer run of unpaid addresses is warned about. */
+  UTXO_GAP_LIMIT: intFrom(20, 1),
+  /** New BTC/LTC/DOGE addresses per minute, per merchant and chain, once the unpaid run is past UTXO_GAP_LIMIT. */
+  UTXO_PAST_GAP_PER_MINUTE: intFrom(2, 0),
   /** Milliseconds between reachability checks of each live network's node. */
   CHAIN_HEALTH_MS: intFrom(5000, 100),
 });
@@ -51,6 +61,8 @@ export interface Config extends Omit<RawConfig, 'PUBLIC_URL' | 'MIN_AMOUNTS_USD'
   MIN_AMOUNTS_USD: Record<string, string>;
   /** Live EVM networks read from CHAINS_CONFIG and checked against the catalog. */
   EVM_NETWORKS: EvmNetworkConfig[];
+  /** Live Bitcoin-family networks (btc, ltc, doge) read from CHAINS_CONFIG. */
+  UTXO_NETWORKS: BitcoinNetworkConfig[];
 }
 
 /**
@@ -80,16 +92,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /\/+$/,
     '',
   );
-  let evmNetworks: EvmNetworkConfig[] = [];
+  let networks: ChainsConfig = { evm: [], utxo: [] };
   if (c.CHAINS_CONFIG) {
     try {
-      evmNetworks = readChainsConfig(c.CHAINS_CONFIG, shippedAssets);
+      networks = readChainsConfig(c.CHAINS_CONFIG, shippedAssets);
     } catch (e) {
       if (e instanceof ChainsConfigError) throw new ConfigError(`Invalid configuration: CHAINS_CONFIG: ${e.message}`);
       throw e;
     }
   }
-  return { ...c, PUBLIC_URL: publicUrl, MIN_AMOUNTS_USD: minAmounts, EVM_NETWORKS: evmNetworks };
+  return {
+    ...c,
+    PUBLIC_URL: publicUrl,
+    MIN_AMOUNTS_USD: minAmounts,
+    EVM_NETWORKS: networks.evm,
+    UTXO_NETWORKS: networks.utxo,
+  };
 }
 
 function safeJson(text: string): unknown {

@@ -1,10 +1,13 @@
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
-import { hdAllocator } from '../core/addresses/hd-allocator.js';
+import { GapGuard } from '../core/addresses/gap.js';
+import { createHdAllocator } from '../core/addresses/hd-allocator.js';
 import { sandboxAllocator } from '../core/addresses/sandbox-allocator.js';
 import type { AddressAllocator } from '../core/addresses/types.js';
 import { shippedAssets } from '../core/catalog/assets.js';
 import { createCatalog } from '../core/catalog/catalog.js';
+import { BitcoinChain } from '../core/chains/bitcoin/bitcoin-chain.js';
+import { applyUtxoConfig } from '../core/chains/bitcoin/catalog.js';
 import { applyChainsConfig } from '../core/chains/evm/config.js';
 import { EvmChain } from '../core/chains/evm/evm-chain.js';
 import { ChainRegistry } from '../core/chains/registry.js';
@@ -15,6 +18,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { KeyCache } from '../core/merchants/key-cache.js';
 import { KeyUsage } from '../core/merchants/key-usage.js';
+import { backfillBalanceTotals } from '../core/payments/balance-totals.js';
 import { PaymentChanges } from '../core/payments/changes.js';
 import { startExpirySweeper } from '../core/payments/expiry.js';
 import { startIdempotencyPurge } from '../core/payments/idempotency.js';
@@ -24,15 +28,17 @@ import { migrate, openStore, type Store } from '../core/store/db.js';
 import { loadPageSecret } from '../core/store/settings.js';
 import type { Resolver } from '../core/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../core/webhooks/dispatcher.js';
+import { startWebhookRetention } from '../core/webhooks/retention.js';
 import { WebhookTransport } from '../core/webhooks/transport.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
+import { createMetrics, type ServiceMetrics } from './metrics.js';
 
 export interface ServiceOverrides {
   clock?: Clock;
   logger?: Logger;
   fetch?: typeof fetch;
-  /** Live-mode address allocator (xpub derivation) once a live chain family is configured. */
+  /** Live-mode address allocator; by default child 0/N of the merchant's key for the payment's chain. */
   liveAllocator?: AddressAllocator;
   /** Webhook host resolver (the SSRF guard checks what it returns, at connect time) and retry jitter source. */
   webhookResolver?: Resolver;
@@ -47,6 +53,7 @@ export interface Service {
   watchers: ChainWatchers;
   /** Delivers the webhook outbox; started by start(), woken by payment changes. */
   webhooks: WebhookDispatcher;
+  metrics: ServiceMetrics;
   /** Starts the background work: chain watchers, webhook dispatch, expiry sweep, sandbox blocks, housekeeping. */
   start(): void;
   stop(): Promise<void>;
@@ -64,7 +71,8 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   });
   await migrate(store);
   // Configured live networks bring their own chain ids and token contracts (a testnet, a local node).
-  const catalog = createCatalog(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), {
+  const configured = applyUtxoConfig(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), config.UTXO_NETWORKS);
+  const catalog = createCatalog(configured, {
     minUsd: config.MIN_AMOUNTS_USD,
   });
   const chains = new ChainRegistry(store.db);
@@ -76,6 +84,22 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     // The stored checkpoint tells a restarted watcher how far the chain had got, so a lagging node is waited for.
     watchers.add(new EvmChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }));
   }
+  for (const n of config.UTXO_NETWORKS) {
+    watchers.add(new BitcoinChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }));
+  }
+  const liveAllocator =
+    o.liveAllocator ??
+    createHdAllocator({
+      netOf: (network) => config.UTXO_NETWORKS.find((n) => n.network === network)?.chain ?? null,
+      gap: new GapGuard({
+        limit: config.UTXO_GAP_LIMIT,
+        pastLimitPerMinute: config.UTXO_PAST_GAP_PER_MINUTE,
+        logger,
+        now: () => clock.now(),
+      }),
+    });
+  // A store from before balance totals (migration 0010) gets them once, now that the chains' rules are known.
+  await backfillBalanceTotals({ db: store.db, chains, clock });
 
   const liveRates = createCoinGeckoRates({
     baseUrl: config.RATES_BASE_URL,
@@ -88,12 +112,13 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     cgIds: [...new Set(catalog.list().map((a) => a.cgId))],
   });
 
+  const metrics = createMetrics({ store, clock, changes, watchers });
   const webhookTransport = new WebhookTransport({
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     ...(o.webhookResolver ? { resolver: o.webhookResolver } : {}),
   });
   const webhooks = new WebhookDispatcher(
-    { db: store.db, dialect: store.dialect, clock, logger, changes },
+    { db: store.db, dialect: store.dialect, clock, logger, changes, onOutcome: metrics.onWebhookOutcome },
     webhookTransport,
     {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
@@ -114,7 +139,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     keys: new KeyCache(clock, config.KEY_CACHE_MS),
     keyUsage: new KeyUsage(store.db, clock, logger),
     rates: { test: createFixedRates(clock), live: liveRates },
-    allocators: { test: sandboxAllocator, live: o.liveAllocator ?? hdAllocator },
+    allocators: { test: sandboxAllocator, live: liveAllocator },
     settings: {
       publicUrl: config.PUBLIC_URL,
       ttlSeconds: config.PAYMENT_TTL_SECONDS,
@@ -125,7 +150,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     watchers,
     webhooks,
   };
-  const app = createApp(deps);
+  const app = createApp(deps, { metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
   const stops: (() => void)[] = [];
 
   return {
@@ -135,13 +160,15 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     app,
     watchers,
     webhooks,
+    metrics,
     start() {
       webhooks.start();
       watchers.start();
       stops.push(() => watchers.stop());
       stops.push(startExpirySweeper(deps, config.EXPIRY_SWEEP_MS));
       stops.push(startIdempotencyPurge(deps));
-      if (config.EVM_NETWORKS.length > 0) {
+      stops.push(startWebhookRetention(deps, config.WEBHOOK_RETENTION_DAYS));
+      if (config.EVM_NETWORKS.length + config.UTXO_NETWORKS.length > 0) {
         liveRates.start();
         stops.push(() => liveRates.stop());
       }

@@ -5,7 +5,7 @@ import type { Asset } from './types.js';
  * network (LTC on BTC, TRX on ETH, ...) is refused before any money moves. They check the shape only, not the
  * checksum; Solana's plain base58 is the one shape that cannot exclude other base58 families by its form.
  */
-const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
+export const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
 /** The bech32 data alphabet (BIP-173): no 1, b, i, o. */
 const BECH32 = '[02-9ac-hj-np-z]';
 const BECH32_UPPER = '[02-9AC-HJ-NP-Z]';
@@ -14,7 +14,7 @@ const BECH32_UPPER = '[02-9AC-HJ-NP-Z]';
  * Segwit v0 (P2WPKH 20-byte / P2WSH 32-byte programs) and v1 taproot, in the all-lower or all-upper form
  * BIP-173 allows (upper case is what QR codes carry); mixed case is invalid bech32.
  */
-function segwit(hrp: string): string {
+export function segwit(hrp: string): string {
   const lower = `${hrp}1q(?:${BECH32}{38}|${BECH32}{58})|${hrp}1p${BECH32}{58}`;
   const upper = `${hrp.toUpperCase()}1Q(?:${BECH32_UPPER}{38}|${BECH32_UPPER}{58})|${hrp.toUpperCase()}1P${BECH32_UPPER}{58}`;
   return `${lower}|${upper}`;

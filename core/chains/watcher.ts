@@ -48,6 +48,8 @@ export class ChainWatcher {
   private running: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
+  /** What the metrics read (server/metrics.ts): the node's last head, the height processed, failed polls. */
+  readonly health = { nodeHead: null as number | null, processed: null as number | null, errors: 0 };
 
   constructor(
     private readonly deps: WatcherDeps,
@@ -73,6 +75,7 @@ export class ChainWatcher {
         chains.setReachable(key, true);
       } catch (e) {
         this.failures += 1;
+        this.health.errors += 1;
         // A lagging node still answers: payable, just not synced yet. Anything else and it is not payable now.
         chains.setReachable(key, e instanceof ChainLagError);
         logger.warn('chain sync failed', { chain: key, failures: this.failures, error: toError(e).message });
@@ -97,6 +100,7 @@ export class ChainWatcher {
     const { db } = this.deps;
     const src = this.source;
     const head = await src.head();
+    this.health.nodeHead = head.height;
     let cp = await db
       .selectFrom('chain_checkpoints')
       .select(['height', 'hash'])
@@ -122,7 +126,9 @@ export class ChainWatcher {
       }
       await this.applyBlock(block.height, block.hash, block.parentHash, block.timestamp, block.transfers);
       cp = { height: block.height, hash: block.hash };
+      this.health.processed = cp.height;
     }
+    this.health.processed = cp.height;
 
     await this.applyMempool(await src.mempool());
   }

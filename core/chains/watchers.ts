@@ -26,6 +26,11 @@ export class ChainWatchers {
     return this.#watchers.get(key);
   }
 
+  /** Every watcher (the metrics read their health). */
+  all(): IterableIterator<ChainWatcher> {
+    return this.#watchers.values();
+  }
+
   start(): void {
     for (const w of this.#watchers.values()) w.start();
   }

@@ -54,7 +54,6 @@ export async function createMerchant(db: Kysely<Database>, clock: Clock, input: 
         webhook_enabled: 1,
         allowed_origins: JSON.stringify(input.allowedOrigins ?? []),
         underpaid_tolerance_bps: 0,
-        next_address_index: 0,
         active: 1,
         created_at: now,
         updated_at: now,

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { fromUnits, unitsToUsd } from '../money/decimal.js';
-import { confirmations, merchantDeposits } from './deposits.js';
+import { balanceTotals } from './balance-totals.js';
 
 export interface BalanceEntry {
   currency: string;
@@ -11,37 +11,20 @@ export interface BalanceEntry {
   updatedAt: number;
 }
 
-/** Payments whose confirmed deposits count in `amount` (DESIGN.md): finished, partially paid, or paid late. */
-const SETTLED_FOR_BALANCE = new Set(['finished', 'partially_paid']);
-
 /**
- * Balances derived from deposits, never stored: `amount` = confirmed deposits of finished, partially_paid and
- * late payments; `pending_amount` = deposits not yet confirmed. Non-custodial: this is what reached the
- * merchant's own addresses, not funds we hold.
+ * A merchant's balances: `amount` = confirmed deposits of finished, partially_paid and late payments;
+ * `pending_amount` = deposits not yet confirmed (the rule is in core/payments/balance-totals.ts). Read from the
+ * totals kept with every deposit change, one row per asset: the cost does not grow with the number of payments.
+ * Non-custodial: this is what reached the merchant's own addresses, not funds we hold.
  */
 export async function balances(
-  deps: Pick<CoreDeps, 'db' | 'chains' | 'catalog' | 'rates'>,
+  deps: Pick<CoreDeps, 'db' | 'catalog' | 'rates'>,
   merchantId: string,
   mode: 'test' | 'live',
 ): Promise<BalanceEntry[]> {
-  const rows = await merchantDeposits(deps.db, merchantId);
-  const heads = new Map<string, number | null>();
-  const acc = new Map<string, { confirmed: bigint; pending: bigint; updatedAt: number }>();
-  for (const r of rows) {
-    if (!heads.has(r.network)) heads.set(r.network, await deps.chains.headOf(r.network));
-    const head = heads.get(r.network) ?? null;
-    const confs = confirmations(r.block_height, head);
-    const entry = acc.get(r.asset) ?? { confirmed: 0n, pending: 0n, updatedAt: 0 };
-    const units = BigInt(r.amount_units);
-    if (confs < deps.chains.requiredConfirmations(r.network)) entry.pending += units;
-    else if (SETTLED_FOR_BALANCE.has(r.status) || r.status_detail === 'paid_late' || r.late === 1)
-      entry.confirmed += units;
-    entry.updatedAt = Math.max(entry.updatedAt, r.updated_at);
-    acc.set(r.asset, entry);
-  }
   const out: BalanceEntry[] = [];
-  for (const [code, e] of acc) {
-    const asset = deps.catalog.get(code);
+  for (const t of await balanceTotals(deps.db, merchantId)) {
+    const asset = deps.catalog.get(t.asset);
     if (!asset) continue;
     let rate: string | null = null;
     try {
@@ -50,12 +33,12 @@ export async function balances(
       rate = null; // a stale price must not hide balances; USD figures read 0 until prices return
     }
     out.push({
-      currency: code,
-      amount: fromUnits(e.confirmed, asset.decimals),
-      pendingAmount: fromUnits(e.pending, asset.decimals),
-      usdAmount: rate ? unitsToUsd(e.confirmed, asset.decimals, rate) : '0',
-      pendingUsdAmount: rate ? unitsToUsd(e.pending, asset.decimals, rate) : '0',
-      updatedAt: e.updatedAt,
+      currency: t.asset,
+      amount: fromUnits(t.amountUnits, asset.decimals),
+      pendingAmount: fromUnits(t.pendingUnits, asset.decimals),
+      usdAmount: rate ? unitsToUsd(t.amountUnits, asset.decimals, rate) : '0',
+      pendingUsdAmount: rate ? unitsToUsd(t.pendingUnits, asset.decimals, rate) : '0',
+      updatedAt: t.updatedAt,
     });
   }
   return out.sort((a, b) => a.currency.localeCompare(b.currency));

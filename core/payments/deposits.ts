@@ -122,23 +122,3 @@ export async function unmineAbove(db: Db, chain: string, forkHeight: number, now
     .execute();
   return affected.map((a) => a.payment_id);
 }
-
-/** A merchant's deposits with the state of their payments, for balances. */
-export function merchantDeposits(db: Db, merchantId: string) {
-  return db
-    .selectFrom('deposits')
-    .innerJoin('payments', 'payments.id', 'deposits.payment_id')
-    .select([
-      'deposits.asset',
-      'deposits.amount_units',
-      'deposits.block_height',
-      'deposits.network',
-      'deposits.late',
-      'deposits.updated_at',
-      'payments.status',
-      'payments.status_detail',
-    ])
-    .where('payments.merchant_id', '=', merchantId)
-    .where('deposits.removed', '=', 0)
-    .execute();
-}

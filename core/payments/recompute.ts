@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ChainView } from '../chains/types.js';
 import type { Database } from '../store/schema.js';
+import { applyShares, sharesOf } from './balance-totals.js';
 import { confirmations, depositsOf } from './deposits.js';
 import { insertPaymentEvent } from './events.js';
 import { derivePaymentState } from './lifecycle.js';
@@ -46,6 +47,14 @@ export async function recomputePayment(
     chains.requiredConfirmations(key),
   );
   const paid = next.actuallyPaidUnits.toString();
+  // The balance totals move in this same transaction (core/payments/balance-totals.ts), changed state or not: a
+  // deposit crossing its confirmation count changes the balance without changing the payment.
+  await applyShares(
+    trx,
+    { id: p.id, merchant_id: p.merchant_id, status: next.status, status_detail: next.statusDetail },
+    sharesOf(deposits, head, chains.requiredConfirmations(key)),
+    now,
+  );
   if (
     next.status === p.status &&
     next.statusDetail === p.status_detail &&

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Database } from '../store/schema.js';
+import { recountShares } from './balance-totals.js';
 import type { PaymentChanges } from './changes.js';
 import type { Payment } from './payment.js';
 import { writeChange } from './recompute.js';
@@ -30,7 +31,8 @@ export async function markRefunded(
         `Only finished or partially_paid payments can be marked refunded (this one is ${p.status})`,
       );
     }
-    return writeChange(
+    const now = clock.now();
+    const payment = await writeChange(
       trx,
       p,
       {
@@ -39,8 +41,11 @@ export async function markRefunded(
         actually_paid_units: p.actually_paid_units,
         confirmed_at: p.confirmed_at,
       },
-      clock.now(),
+      now,
     );
+    // A refunded payment's deposits count no more (but late ones do): its share of the balance, same transaction.
+    await recountShares(trx, payment, now);
+    return payment;
   });
   changes?.publish([{ kind: 'state', payment: refunded }]);
   return refunded;

@@ -11,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** Connections of the pool: open, idle, and queries waiting for one (SQLite: one connection, never waiting). */
+  poolUsage(): { max: number; total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -28,7 +30,13 @@ export function openStore(url: string, opts: { poolSize?: number; onPoolError?: 
     // process. The pool drops that client and the next query opens a fresh one.
     pool.on('error', (e) => opts.onPoolError?.(e));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const max = opts.poolSize ?? 10;
+    return {
+      db,
+      dialect: 'postgres',
+      poolUsage: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
@@ -40,7 +48,12 @@ export function openStore(url: string, opts: { poolSize?: number; onPoolError?: 
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'sqlite',
+      poolUsage: () => ({ max: 1, total: 1, idle: 1, waiting: 0 }),
+      close: () => db.destroy(),
+    };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(':')[0]}:...")`);
 }

@@ -16,7 +16,6 @@ export interface MerchantTable {
   webhook_enabled: number;
   allowed_origins: string; // JSON array of origins
   underpaid_tolerance_bps: number;
-  next_address_index: number;
   active: number;
   created_at: number;
   updated_at: number;
@@ -208,11 +207,15 @@ export interface WebhookAttemptTable {
   next_attempt_at: number | null;
 }
 
-/** A live merchant's extended public key per chain family ('evm'); payment N pays to its child 0/N. */
+/**
+ * A live merchant's extended public key per chain: `evm` (every EVM network) or `btc`, `ltc`, `doge`. Payment N on
+ * that chain pays to its child 0/N, N taken from `next_index`.
+ */
 export interface MerchantXpubTable {
   merchant_id: string;
-  family: string;
+  chain: string;
   xpub: string;
+  next_index: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -286,4 +289,26 @@ export interface Database {
   dashboard_sessions: DashboardSessionTable;
   dashboard_password_tokens: DashboardPasswordTokenTable;
   dashboard_sign_in_failures: DashboardSignInFailureTable;
+  balance_shares: BalanceShareTable;
+  merchant_balances: MerchantBalanceTable;
+}
+
+/** A payment's share of its merchant's balance of one asset, in base units (core/payments/balance-totals.ts). */
+export interface BalanceShareTable {
+  payment_id: string;
+  asset: string;
+  confirmed_units: string;
+  confirmed_late_units: string;
+  pending_units: string;
+  /** What this payment adds to the merchant's `amount` now (its confirmed or only its late units, by status). */
+  counted_units: string;
+}
+
+/** A merchant's balance of one asset, kept in the transactions that change it: GET /balances reads these rows. */
+export interface MerchantBalanceTable {
+  merchant_id: string;
+  asset: string;
+  amount_units: string;
+  pending_units: string;
+  updated_at: number;
 }

@@ -47,6 +47,8 @@ export interface DispatcherDeps {
   logger: Logger;
   /** Payment changes of this process: a state change wrote outbox rows, so it wakes the dispatcher at once. */
   changes?: PaymentChanges;
+  /** Told every attempt's outcome (the service's metrics count them); never affects delivery. */
+  onOutcome?: (kind: Outcome['kind']) => void;
 }
 
 /** Per endpoint: requests in flight, and leased rows waiting for a slot (at most one more round of them). */
@@ -265,6 +267,7 @@ export class WebhookDispatcher {
       };
     }
     const outcome = this.outcomeOf(d, result);
+    this.deps.onOutcome?.(outcome.kind);
     if (outcome.kind !== 'succeeded') {
       this.deps.logger.info('webhook attempt failed', {
         delivery_id: d.id,

@@ -12,19 +12,21 @@ export function firstAddresses(xpub: string) {
 
 /**
  * GET /merchants/{id}/settings: shop name, mode, the drop-in's allowed origins, and the registered EVM xpub with its
- * first addresses and the next payment's index.
+ * first addresses and the next payment's index (its own counter: Bitcoin-family keys count apart).
  */
 export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/settings', async (c) => {
     const m = c.get('merchant');
-    const xpub = await getXpub(x.deps.db, m.id, 'evm');
+    const key = await getXpub(x.deps.db, m.id, 'evm');
     return ok(c, {
       merchant_id: m.id,
       sub_partner_id: m.sub_partner_id,
       name: m.name,
       mode: m.mode,
       allowed_origins: allowedOrigins(m),
-      xpub: xpub ? { family: 'evm', xpub, addresses: firstAddresses(xpub), next_index: m.next_address_index } : null,
+      xpub: key
+        ? { family: 'evm', xpub: key.xpub, addresses: firstAddresses(key.xpub), next_index: key.nextIndex }
+        : null,
     });
   });
 }

@@ -5,6 +5,8 @@ import { iso } from '../../core/clock.js';
 import { Decimal } from '../../core/money/decimal.js';
 import { balances } from '../../core/payments/balances.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { balancesSchema } from '../openapi/responses.js';
 
 /** GET /balances (spec 4.1, 2.2). */
 export function registerBalances(app: Hono<MerchantEnv>, deps: ApiDeps): void {
@@ -24,3 +26,15 @@ export function registerBalances(app: Hono<MerchantEnv>, deps: ApiDeps): void {
     });
   });
 }
+
+export const balancesOperation: Operation = {
+  method: 'get',
+  path: '/balances',
+  operationId: 'getBalances',
+  summary: 'Balances per asset',
+  description:
+    '`amount` = confirmed deposits of finished and partially_paid payments and every confirmed late deposit; `pending_amount` = deposits not yet confirmed; with their USD values.',
+  tag: 'Balances',
+  success: { status: 200, description: "Balances of the key's merchant", data: balancesSchema },
+  errors: [],
+};

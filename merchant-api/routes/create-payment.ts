@@ -20,6 +20,9 @@ import { withIdempotency } from '../../core/payments/idempotency.js';
 import type { Payment } from '../../core/payments/payment.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { bodyErrors, pricingErrors } from '../openapi/operation.js';
+import { directPaymentSchema, paymentLinkSchema } from '../openapi/responses.js';
 
 /** The body of POST /payments and POST /payment-links (spec 4.6, 4.7). */
 export const createPaymentSchema = z.strictObject({
@@ -95,3 +98,39 @@ function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientAddress:
     });
   };
 }
+
+const createPaymentExample = {
+  amount: 100,
+  currency: 'btc',
+  email: 'ann@example.com',
+  name: 'Ann',
+  order_id: '1001',
+  order_description: 'Two mugs',
+  success_url: 'https://shop.example.com/ok',
+  cancel_url: 'https://shop.example.com/cart',
+};
+
+const creationDescription =
+  "`amount` is USD (rounded half-up to cents, at most 10,000,000); below the asset's minimum is 422 on `amount`. " +
+  'With `Idempotency-Key` the first response is replayed for 24 h (header `Idempotent-Replayed: true`); another body with the same key is 422, a request while the first runs is 409.';
+
+export const createPaymentOperation: Operation = {
+  method: 'post',
+  path: '/payments',
+  operationId: 'createPayment',
+  summary: 'Create a direct payment',
+  description: creationDescription,
+  tag: 'Payments',
+  body: { schema: createPaymentSchema, required: true, example: createPaymentExample },
+  idempotent: true,
+  success: { status: 201, description: 'Payment created', data: directPaymentSchema },
+  errors: [...bodyErrors, ...pricingErrors, 409],
+};
+
+export const createPaymentLinkOperation: Operation = {
+  ...createPaymentOperation,
+  path: '/payment-links',
+  operationId: 'createPaymentLink',
+  summary: 'Create a payment link (hosted checkout)',
+  success: { status: 201, description: 'Payment link created', data: paymentLinkSchema },
+};

@@ -9,6 +9,9 @@ import { Decimal, divCeil, fromUnits, parseDecimal } from '../../core/money/deci
 import { payableAsset } from '../../core/payments/create-payment.js';
 import { estimate, priceCents } from '../../core/pricing/amounts.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { pricingErrors } from '../openapi/operation.js';
+import { estimateSchema } from '../openapi/responses.js';
 
 export const estimateQuerySchema = z.strictObject({
   // Query text is kept as exact decimal text: it never passes through a float.
@@ -50,3 +53,14 @@ export function registerEstimate(app: Hono<MerchantEnv>, deps: ApiDeps): void {
     });
   });
 }
+
+export const estimateOperation: Operation = {
+  method: 'get',
+  path: '/estimate',
+  operationId: 'estimate',
+  summary: 'Estimate the crypto amount of a USD price',
+  tag: 'Pricing',
+  query: estimateQuerySchema,
+  success: { status: 200, description: 'The amount a payment would ask for', data: estimateSchema },
+  errors: pricingErrors,
+};

@@ -5,6 +5,8 @@ import { notFound } from '../../core/errors.js';
 import { attemptsOf, getDelivery } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { deliverySchema } from '../openapi/responses.js';
 
 /** GET /webhook-deliveries/{delivery_id}: one delivery with every attempt. */
 export function registerGetDelivery(app: Hono<MerchantEnv>, deps: ApiDeps): void {
@@ -14,3 +16,14 @@ export function registerGetDelivery(app: Hono<MerchantEnv>, deps: ApiDeps): void
     return ok(c, deliveryView(d, await attemptsOf(deps.db, d.id)));
   });
 }
+
+export const getDeliveryOperation: Operation = {
+  method: 'get',
+  path: '/webhook-deliveries/{delivery_id}',
+  operationId: 'getWebhookDelivery',
+  summary: 'One webhook delivery with every attempt',
+  tag: 'Webhooks',
+  pathParams: { delivery_id: { description: 'Delivery id', example: 'dlv_3kD9sQ1w' } },
+  success: { status: 200, description: 'The delivery', data: deliverySchema },
+  errors: [404],
+};

@@ -5,6 +5,8 @@ import { paymentStatusView } from '../../api-kit/payment-views.js';
 import { notFound } from '../../core/errors.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { paymentStatusViewSchema } from '../openapi/responses.js';
 
 /** GET /payments/{payment_id} (spec 4.8): another merchant's payment is a 404, exactly like a missing one. */
 export function registerGetPayment(app: Hono<MerchantEnv>, deps: ApiDeps): void {
@@ -14,3 +16,15 @@ export function registerGetPayment(app: Hono<MerchantEnv>, deps: ApiDeps): void 
     return ok(c, paymentStatusView(p));
   });
 }
+
+export const getPaymentOperation: Operation = {
+  method: 'get',
+  path: '/payments/{payment_id}',
+  operationId: 'getPayment',
+  summary: "Read a payment's status",
+  description: "Another merchant's payment is a 404, exactly like a missing one.",
+  tag: 'Payments',
+  pathParams: { payment_id: { description: 'Payment id', example: 'pay_8fJ2kLq0Zx' } },
+  success: { status: 200, description: 'The payment', data: paymentStatusViewSchema },
+  errors: [404],
+};

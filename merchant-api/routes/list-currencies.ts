@@ -1,10 +1,13 @@
 import type { Hono } from 'hono';
+import { z } from 'zod';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { enabledAssets } from '../../core/catalog/availability.js';
 import { iso } from '../../core/clock.js';
 import { Decimal } from '../../core/money/decimal.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { currencySchema } from '../openapi/responses.js';
 
 /** Catalog timestamps: when this catalog version shipped. */
 const CATALOG_DATE = Date.UTC(2026, 10, 1);
@@ -45,3 +48,13 @@ export function registerListCurrencies(app: Hono<MerchantEnv>, deps: ApiDeps): v
     return ok(c, out);
   });
 }
+
+export const listCurrenciesOperation: Operation = {
+  method: 'get',
+  path: '/currencies',
+  operationId: 'listCurrencies',
+  summary: "Assets payable now in the key's mode",
+  tag: 'Pricing',
+  success: { status: 200, description: 'Enabled assets with their USD rate', data: z.array(currencySchema) },
+  errors: [],
+};

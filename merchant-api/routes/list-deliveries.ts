@@ -6,6 +6,8 @@ import { ok } from '../../api-kit/envelope.js';
 import { deliveryStatuses, listDeliveries } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { deliveryListSchema } from '../openapi/responses.js';
 
 export const listDeliveriesQuerySchema = z.strictObject({
   payment_id: z.string().min(1).max(100).optional(),
@@ -33,3 +35,15 @@ export function registerListDeliveries(app: Hono<MerchantEnv>, deps: ApiDeps): v
     });
   });
 }
+
+export const listDeliveriesOperation: Operation = {
+  method: 'get',
+  path: '/webhook-deliveries',
+  operationId: 'listWebhookDeliveries',
+  summary: 'The webhook delivery log',
+  description: 'Newest first in keyset pages: pass `next_cursor` as `cursor` for the next page.',
+  tag: 'Webhooks',
+  query: listDeliveriesQuerySchema,
+  success: { status: 200, description: 'A page of deliveries', data: deliveryListSchema },
+  errors: [422],
+};

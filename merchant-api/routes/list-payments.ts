@@ -7,6 +7,8 @@ import { paymentStatusView } from '../../api-kit/payment-views.js';
 import { paymentStatuses } from '../../core/payments/status.js';
 import { listPayments } from '../../core/payments/store.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { paymentListSchema } from '../openapi/responses.js';
 
 const isoTime = z.iso
   .datetime({ offset: true, error: 'Must be an ISO 8601 timestamp with a UTC offset' })
@@ -34,3 +36,15 @@ export function registerListPayments(app: Hono<MerchantEnv>, deps: ApiDeps): voi
     return ok(c, { payments: page.payments.map(paymentStatusView), next_cursor: page.nextCursor });
   });
 }
+
+export const listPaymentsOperation: Operation = {
+  method: 'get',
+  path: '/payments',
+  operationId: 'listPayments',
+  summary: 'List payments (reconciliation)',
+  description: 'Newest first in keyset pages: pass `next_cursor` as `cursor` for the next page.',
+  tag: 'Payments',
+  query: listPaymentsQuerySchema,
+  success: { status: 200, description: 'A page of payments', data: paymentListSchema },
+  errors: [422],
+};

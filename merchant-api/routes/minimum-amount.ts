@@ -9,6 +9,9 @@ import { Decimal, fromUnits, parseDecimal } from '../../core/money/decimal.js';
 import { payableAsset } from '../../core/payments/create-payment.js';
 import { minimumAmount } from '../../core/pricing/amounts.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { pricingErrors } from '../openapi/operation.js';
+import { minimumAmountSchema } from '../openapi/responses.js';
 
 const booleanText = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -52,3 +55,14 @@ export function registerMinimumAmount(app: Hono<MerchantEnv>, deps: ApiDeps): vo
     });
   });
 }
+
+export const minimumAmountOperation: Operation = {
+  method: 'get',
+  path: '/minimum-amount',
+  operationId: 'minimumAmount',
+  summary: 'Minimum payable amount of an asset',
+  tag: 'Pricing',
+  query: minimumAmountQuerySchema,
+  success: { status: 200, description: 'The minimum', data: minimumAmountSchema },
+  errors: pricingErrors,
+};

@@ -5,6 +5,8 @@ import { notFound } from '../../core/errors.js';
 import { attemptsOf, redeliver } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { deliverySchema } from '../openapi/responses.js';
 
 /** POST /webhook-deliveries/{delivery_id}/redeliver (202): the same delivery id again, freshly signed, now. */
 export function registerRedeliver(app: Hono<MerchantEnv>, deps: ApiDeps): void {
@@ -20,3 +22,14 @@ export function registerRedeliver(app: Hono<MerchantEnv>, deps: ApiDeps): void {
     );
   });
 }
+
+export const redeliverOperation: Operation = {
+  method: 'post',
+  path: '/webhook-deliveries/{delivery_id}/redeliver',
+  operationId: 'redeliverWebhook',
+  summary: 'Send a delivery again (same id, fresh signature)',
+  tag: 'Webhooks',
+  pathParams: { delivery_id: { description: 'Delivery id', example: 'dlv_3kD9sQ1w' } },
+  success: { status: 202, description: 'Redelivery queued', data: deliverySchema },
+  errors: [404],
+};

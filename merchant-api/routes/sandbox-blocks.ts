@@ -8,6 +8,9 @@ import { sandboxMine } from '../../core/chains/sandbox.js';
 import { chainKey } from '../../core/chains/types.js';
 import { invalid } from '../../core/errors.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { bodyErrors } from '../openapi/operation.js';
+import { sandboxBlocksResultSchema } from '../openapi/responses.js';
 import { requireTestMode } from './sandbox-transfers.js';
 
 export const sandboxBlocksSchema = z.strictObject({
@@ -40,3 +43,15 @@ export function registerSandboxBlocks(app: Hono<MerchantEnv>, deps: ApiDeps): vo
     );
   });
 }
+
+export const sandboxBlocksOperation: Operation = {
+  method: 'post',
+  path: '/sandbox/blocks',
+  operationId: 'mineSandboxBlocks',
+  summary: 'Mine sandbox blocks (test mode)',
+  description: 'An empty POST mines one block on every sandbox network. Live keys get 400.',
+  tag: 'Sandbox',
+  body: { schema: sandboxBlocksSchema, required: false, example: { count: 2, network: 'btc' } },
+  success: { status: 200, description: 'Blocks mined', data: sandboxBlocksResultSchema },
+  errors: bodyErrors,
+};

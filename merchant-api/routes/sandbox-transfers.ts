@@ -10,6 +10,9 @@ import { chainKey } from '../../core/chains/types.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { numberToDecimalText, toUnits } from '../../core/money/decimal.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { bodyErrors } from '../openapi/operation.js';
+import { sandboxTransferResultSchema } from '../openapi/responses.js';
 
 /** XRP destination tags are uint32: the catalog regex bounds the digits, this bounds the value. */
 function validExtraId(asset: { extraIdRegex: string | null; family: string }, extraId: string): boolean {
@@ -75,3 +78,19 @@ export function registerSandboxTransfers(app: Hono<MerchantEnv>, deps: ApiDeps):
     );
   });
 }
+
+export const sandboxTransfersOperation: Operation = {
+  method: 'post',
+  path: '/sandbox/transfers',
+  operationId: 'sendSandboxTransfer',
+  summary: 'Send a sandbox transfer (test mode)',
+  description: 'The transfer enters the sandbox mempool with 0 confirmations. Live keys get 400.',
+  tag: 'Sandbox',
+  body: {
+    schema: sandboxTransferSchema,
+    required: true,
+    example: { currency: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '0.00153847' },
+  },
+  success: { status: 201, description: 'Transfer broadcast', data: sandboxTransferResultSchema },
+  errors: bodyErrors,
+};

@@ -4,6 +4,8 @@ import { ok } from '../../api-kit/envelope.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import { sendTestEvent } from '../../core/webhooks/test-event.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { deliverySchema } from '../openapi/responses.js';
 
 /** POST /webhook-deliveries/test (202): a signed test event to the merchant's endpoint, to check a receiver. */
 export function registerSendTestEvent(app: Hono<MerchantEnv>, deps: ApiDeps): void {
@@ -13,3 +15,14 @@ export function registerSendTestEvent(app: Hono<MerchantEnv>, deps: ApiDeps): vo
     return ok(c, deliveryView(d, []), 'Test event queued', 202);
   });
 }
+
+export const sendTestEventOperation: Operation = {
+  method: 'post',
+  path: '/webhook-deliveries/test',
+  operationId: 'sendTestWebhook',
+  summary: 'Queue a signed test event',
+  description: '400 when the merchant has no webhook URL.',
+  tag: 'Webhooks',
+  success: { status: 202, description: 'Test event queued', data: deliverySchema },
+  errors: [400],
+};

@@ -4,6 +4,8 @@ import { ok } from '../../api-kit/envelope.js';
 import { getMerchant, type Merchant } from '../../core/merchants/merchants.js';
 import { enableEndpoint } from '../../core/webhooks/deliveries.js';
 import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { webhookEndpointSchema } from '../openapi/responses.js';
 
 function endpointView(m: Merchant, enabled = m.webhook_enabled === 1) {
   return { url: m.webhook_url, enabled, mode: m.mode };
@@ -25,3 +27,23 @@ export function registerWebhookEndpoint(app: Hono<MerchantEnv>, deps: ApiDeps): 
     return ok(c, endpointView(m, true), 'Webhook endpoint enabled; held deliveries go out now');
   });
 }
+
+export const getWebhookEndpointOperation: Operation = {
+  method: 'get',
+  path: '/webhook-endpoint',
+  operationId: 'getWebhookEndpoint',
+  summary: 'The webhook endpoint and whether it is enabled',
+  tag: 'Webhooks',
+  success: { status: 200, description: 'The endpoint', data: webhookEndpointSchema },
+  errors: [],
+};
+
+export const enableWebhookEndpointOperation: Operation = {
+  method: 'post',
+  path: '/webhook-endpoint/enable',
+  operationId: 'enableWebhookEndpoint',
+  summary: 'Re-enable the endpoint after a 410',
+  tag: 'Webhooks',
+  success: { status: 200, description: 'Enabled; held deliveries go out now', data: webhookEndpointSchema },
+  errors: [],
+};

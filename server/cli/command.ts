@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
+import type { UtxoNet } from '../../core/addresses/utxo-params.js';
 import type { Clock } from '../../core/clock.js';
 import type { Database } from '../../core/store/schema.js';
 
@@ -11,6 +12,10 @@ export interface CliContext {
   publicUrl: string;
   /** Standard input as text (`--password-stdin`). */
   readStdin: () => Promise<string>;
+  /** The network of a Bitcoin-family chain's node in CHAINS_CONFIG (keys and addresses differ per network), or null. */
+  utxoNetOf: (chain: string) => UtxoNet | null;
+  /** UTXO_GAP_LIMIT: the gap limit merchants' Bitcoin-family wallets are set to. */
+  gapLimit: number;
 }
 
 type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; description: string; required?: boolean };

@@ -1,90 +1,129 @@
-import { z } from 'zod';
-import { evmAddressAt } from '../../core/addresses/hd.js';
-import { getXpub, setXpub, xpubFamilies } from '../../core/addresses/xpubs.js';
-import type { ChainFamily } from '../../core/catalog/types.js';
+import { lastUsedIndex } from '../../core/addresses/gap.js';
+import type { UtxoNet } from '../../core/addresses/utxo-params.js';
+import {
+  getXpub,
+  isKeyChain,
+  type KeyChain,
+  keyAddressAt,
+  keyChains,
+  keyPath,
+  setXpub,
+} from '../../core/addresses/xpubs.js';
 import { iso } from '../../core/clock.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
-import { type Command, UsageError } from './command.js';
+import { type CliContext, type Command, UsageError } from './command.js';
 
-function family(v: unknown): ChainFamily {
-  const r = z.enum(xpubFamilies as [ChainFamily, ...ChainFamily[]]).safeParse(v ?? 'evm');
-  if (!r.success) throw new UsageError(`--family: one of ${xpubFamilies.join(', ')}`);
-  return r.data;
+function chainOf(v: unknown): KeyChain {
+  const c = String(v ?? 'evm').toLowerCase();
+  if (!isKeyChain(c)) throw new UsageError(`--chain: one of ${keyChains.join(', ')}`);
+  return c;
 }
 
-/** What an operator checks against the wallet: the next payment's address must be one the wallet shows. */
-async function describeKey(ctx: Parameters<Command['run']>[0], merchantId: string, fam: ChainFamily) {
+/** The network keys and addresses are read for: the configured node's, mainnet when the chain has none configured. */
+function netOf(ctx: CliContext, chain: KeyChain): UtxoNet {
+  return chain === 'evm' ? 'main' : (ctx.utxoNetOf(chain) ?? 'main');
+}
+
+/**
+ * What an operator checks against the wallet: the first address and the next payment's must be ones the wallet
+ * shows; on Bitcoin-family chains, also how many addresses were handed out since the last one paid (the wallet's gap
+ * limit must cover that run, or it will not see the next payment).
+ */
+async function describeKey(ctx: CliContext, merchantId: string, chain: KeyChain) {
   const merchant = await getMerchant(ctx.db, merchantId);
   if (!merchant) throw new UsageError(`--merchant: no merchant ${merchantId}`);
-  const xpub = await getXpub(ctx.db, merchantId, fam);
-  const row = xpub
-    ? await ctx.db
-        .selectFrom('merchant_xpubs')
-        .select('updated_at')
-        .where('merchant_id', '=', merchantId)
-        .where('family', '=', fam)
-        .executeTakeFirst()
-    : undefined;
-  const next = merchant.next_address_index;
+  const key = await getXpub(ctx.db, merchantId, chain);
+  const net = netOf(ctx, chain);
+  const next = key?.nextIndex ?? 0;
+  const gap =
+    key && chain !== 'evm'
+      ? await (async () => {
+          const last = await lastUsedIndex(ctx.db, merchantId, chain);
+          const unused = next - (last + 1);
+          return { last_paid_index: last < 0 ? null : last, unused_run: unused, gap_limit: ctx.gapLimit };
+        })()
+      : null;
   return {
     merchant_id: merchantId,
-    family: fam,
-    xpub,
+    chain,
+    network: chain === 'evm' ? null : net,
+    path: keyPath(chain, net),
+    xpub: key?.xpub ?? null,
+    first_address: key ? keyAddressAt(chain, key.xpub, net, 0) : null,
     next_address_index: next,
-    next_address: xpub ? evmAddressAt(xpub, next) : null,
-    first_address: xpub ? evmAddressAt(xpub, 0) : null,
-    updated_at: row ? iso(row.updated_at) : null,
+    next_address: key ? keyAddressAt(chain, key.xpub, net, next) : null,
+    ...(gap ?? {}),
+    updated_at: key ? iso(key.updatedAt) : null,
   };
+}
+
+function gapLine(d: Awaited<ReturnType<typeof describeKey>>): string {
+  if (d.unused_run === undefined) return '';
+  const line = `\n${d.unused_run} address(es) handed out since the last paid one (${d.last_paid_index === null ? 'none paid yet' : `0/${d.last_paid_index}`}); gap limit ${d.gap_limit}.`;
+  // The next address sits unused_run + 1 past the last paid one: beyond a wallet that stops after gap_limit unused.
+  return d.unused_run >= (d.gap_limit ?? 0)
+    ? `${line}\nWARNING: past the gap limit: the next payment's address is beyond what a wallet with a gap limit of ${d.gap_limit} scans; raise your wallet's gap limit above ${d.unused_run} or it may not show new payments.`
+    : line;
 }
 
 export const xpubCommands: Command[] = [
   {
     name: 'xpub set',
     summary:
-      "Registers a live merchant's extended PUBLIC key (account level, m/44'/60'/0' for EVM); payment N pays to its child 0/N. Private keys (xprv) are refused.",
+      "Registers a live merchant's account-level extended PUBLIC key for a chain (evm: m/44'/60'/0'; btc: m/84'/0'/0'; ltc: m/84'/2'/0'; doge: m/44'/3'/0'); payment N on that chain pays to its child 0/N. Private keys are refused.",
     options: {
       merchant: { type: 'string', description: 'merchant_id of a live merchant', required: true },
       xpub: {
         type: 'string',
-        description: "Extended public key, xpub... (the account's, m/44'/60'/0')",
+        description:
+          'Account extended public key as the wallet exports it (xpub; zpub for btc/ltc, Ltub for ltc, dgub for doge; tpub/vpub on test networks)',
         required: true,
       },
-      family: { type: 'string', description: 'Chain family (default evm: Ethereum, BSC, Polygon, Base)' },
+      chain: {
+        type: 'string',
+        description:
+          "evm (default: Ethereum, BSC, Polygon, Base), btc, ltc or doge (read for the network of that chain's node in CHAINS_CONFIG)",
+      },
       json: { type: 'boolean', description: 'Print one JSON object' },
     },
     async run(ctx, v) {
-      const fam = family(v.family);
+      const chain = chainOf(v.chain);
       const merchantId = String(v.merchant);
-      const r = await setXpub(ctx.db, ctx.clock, merchantId, fam, String(v.xpub));
+      const r = await setXpub(ctx.db, ctx.clock, merchantId, chain, String(v.xpub), netOf(ctx, chain));
       if (!r.ok) throw new UsageError(`--xpub: ${r.error.errors?.xpub?.[0] ?? r.error.message}`);
-      const d = await describeKey(ctx, merchantId, fam);
+      const d = await describeKey(ctx, merchantId, chain);
       const notAccount =
         r.value.depth !== 3
-          ? `\nNote: this key is at depth ${r.value.depth}; wallets export the account key m/44'/60'/0' at depth 3.`
+          ? `\nNote: this key is at depth ${r.value.depth}; wallets export the account key ${d.path} at depth 3.`
           : '';
       ctx.out(
         v.json === true
-          ? JSON.stringify({ ...d, depth: r.value.depth })
-          : `Registered the ${fam} xpub of ${merchantId}.\nPayment ${d.next_address_index} will pay to ${d.next_address} (child 0/${d.next_address_index}); check that your wallet shows this address.${notAccount}`,
+          ? JSON.stringify({ ...d, depth: r.value.depth, pasted_as: r.value.pastedAs })
+          : [
+              `Registered the ${chain} key of ${merchantId} (account ${d.path}${d.network ? `, ${d.network}` : ''}).`,
+              `First address (${d.path}/0/0): ${d.first_address}`,
+              `Payment ${d.next_address_index} will pay to ${d.next_address} (child 0/${d.next_address_index}); check that your wallet shows these addresses.${notAccount}`,
+            ].join('\n'),
       );
     },
   },
   {
     name: 'xpub show',
-    summary: "Shows a merchant's registered extended public key and the address of its next payment.",
+    summary:
+      "Shows a merchant's registered key for a chain, its first address and the next payment's; on btc/ltc/doge also the unused run since the last paid address against UTXO_GAP_LIMIT.",
     options: {
       merchant: { type: 'string', description: 'merchant_id', required: true },
-      family: { type: 'string', description: 'Chain family (default evm)' },
+      chain: { type: 'string', description: 'evm (default), btc, ltc or doge' },
       json: { type: 'boolean', description: 'Print JSON' },
     },
     async run(ctx, v) {
-      const d = await describeKey(ctx, String(v.merchant), family(v.family));
+      const d = await describeKey(ctx, String(v.merchant), chainOf(v.chain));
       ctx.out(
         v.json === true
           ? JSON.stringify(d)
           : d.xpub
-            ? `${d.family}  ${d.xpub}\nnext payment ${d.next_address_index} -> ${d.next_address}`
-            : `(no ${d.family} xpub registered)`,
+            ? `${d.chain}  ${d.xpub}  (${d.path})\nfirst address -> ${d.first_address}\nnext payment ${d.next_address_index} -> ${d.next_address}${gapLine(d)}`
+            : `(no ${d.chain} key registered)`,
       );
     },
   },

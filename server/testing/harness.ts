@@ -3,13 +3,17 @@ import { type CreatedMerchant, createMerchant } from '../../core/merchants/merch
 import { loadConfig } from '../config.js';
 import { createHttpServer, listen, serveApp } from '../http-server.js';
 import { buildService, type Service, type ServiceOverrides } from '../service.js';
+import { checkApiResponse } from './openapi-check.js';
 import { freshStoreUrl } from './store.js';
 
 export interface TestService {
   url: string;
   service: Service;
   merchant: CreatedMerchant;
-  /** Calls the real server over HTTP with the test merchant's secret key (override with headers). */
+  /**
+   * Calls the real server over HTTP with the test merchant's secret key (override with headers). Answers of /api/v1
+   * are checked against the OpenAPI document: one that does not fit it throws.
+   */
   api(
     path: string,
     init?: { method?: string; body?: unknown; headers?: Record<string, string>; key?: string | null },
@@ -73,8 +77,9 @@ export async function startTestService(
       body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
       headers['content-type'] ??= 'application/json';
     }
+    const method = init.method ?? (body ? 'POST' : 'GET');
     const res = await fetch(`${url}${path}`, {
-      method: init.method ?? (body ? 'POST' : 'GET'),
+      method,
       headers,
       ...(body !== undefined ? { body } : {}),
     });
@@ -85,6 +90,8 @@ export async function startTestService(
     } catch {
       json = undefined;
     }
+    // Every answer of /api/v1 must be what the OpenAPI document says (a mismatch fails the calling test).
+    checkApiResponse(method, path, res.status, json);
     return { status: res.status, headers: res.headers, text, json };
   };
 

@@ -100,8 +100,14 @@ describe('CHAINS_CONFIG', () => {
     const bad: [unknown, RegExp][] = [
       ['{not json', /not valid JSON/],
       [
-        { networks: { btc: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1 } } },
-        /networks\.btc: not an EVM network/,
+        { networks: { trx: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1 } } },
+        /networks\.trx: not an EVM network/,
+      ],
+      // Bitcoin-family keys take the node's schema (core/chains/bitcoin/config.ts), with the same one-line report.
+      [{ networks: { btc: { rpcUrl: 'http://127.0.0.1:8332' } } }, /networks\.btc\.cookieFile: give either rpcUser/],
+      [
+        { networks: { ltc: { rpcUrl: 'http://127.0.0.1:9332', cookieFile: '/x/.cookie', chain: 'signet' } } },
+        /networks\.ltc\.chain/,
       ],
       [{ networks: { eth: { rpcUrl: 'ftp://x.example', chainId: 1, confirmations: 1 } } }, /networks\.eth\.rpcUrl/],
       [
@@ -145,5 +151,24 @@ describe('CHAINS_CONFIG', () => {
       /CHAINS_CONFIG: cannot read \/nonexistent\/chains.json: ENOENT/,
     );
     expect(loadConfig({}).EVM_NETWORKS).toEqual([]);
+    expect(loadConfig({}).UTXO_NETWORKS).toEqual([]);
+    const both = loadConfig({
+      CHAINS_CONFIG: file({
+        networks: {
+          eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1 },
+          doge: { rpcUrl: 'http://127.0.0.1:22555', rpcUser: 'shop', rpcPassword: 'pw', chain: 'test' },
+        },
+      }),
+    });
+    expect(both.EVM_NETWORKS.map((n) => n.network)).toEqual(['eth']);
+    expect(both.UTXO_NETWORKS).toMatchObject([
+      {
+        network: 'doge',
+        chain: 'test',
+        confirmations: 20,
+        nativeAsset: 'DOGE',
+        auth: { user: 'shop', password: 'pw' },
+      },
+    ]);
   });
 });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import type { Asset } from '../../catalog/types.js';
@@ -75,25 +74,10 @@ export class ChainsConfigError extends Error {
 }
 
 /**
- * Reads and checks the chains file against the catalog. Each mistake (unknown network, a token of another network,
- * a foreign chain id without its own token contracts) is one line naming the place, so start-up stops clearly.
+ * Checks the EVM networks of the chains file against the catalog (core/chains/chains-config.ts reads the file and
+ * hands the Bitcoin-family keys elsewhere). Each mistake (unknown network, a token of another network, a foreign
+ * chain id without its own token contracts) is one line naming the place, so start-up stops clearly.
  */
-export function readChainsConfig(path: string, assets: readonly Asset[]): EvmNetworkConfig[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new ChainsConfigError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ChainsConfigError(`${path} is not valid JSON`);
-  }
-  return parseChainsConfig(json, assets);
-}
-
 export function parseChainsConfig(json: unknown, assets: readonly Asset[]): EvmNetworkConfig[] {
   const parsed = chainsFileSchema.safeParse(json);
   if (!parsed.success) {

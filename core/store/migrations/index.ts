@@ -8,6 +8,8 @@ import * as idempotencyPayment from './0006-idempotency-payment.js';
 import * as pendingDeliveries from './0007-pending-deliveries.js';
 import * as dropChangeNotifications from './0008-drop-change-notifications.js';
 import * as dashboard from './0009-dashboard.js';
+import * as retentionAndBalances from './0010-retention-and-balances.js';
+import * as chainXpubs from './0011-chain-xpubs.js';
 
 /**
  * Versioned migrations, applied in name order (Kysely sorts them). Add a file per change; never edit one that has shipped.
@@ -22,4 +24,6 @@ export const migrations: Record<string, Migration> = {
   '0007-pending-deliveries': pendingDeliveries,
   '0008-drop-change-notifications': dropChangeNotifications,
   '0009-dashboard': dashboard,
+  '0010-retention-and-balances': retentionAndBalances,
+  '0011-chain-xpubs': chainXpubs,
 };

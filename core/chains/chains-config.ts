@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Asset } from '../catalog/types.js';
+import {
+  type BitcoinNetworkConfig,
+  isUtxoNetwork,
+  toBitcoinNetworkConfig,
+  utxoNetworkSchemas,
+} from './bitcoin/config.js';
+import { ChainsConfigError, type EvmNetworkConfig, parseChainsConfig } from './evm/config.js';
+
+/** The live networks of CHAINS_CONFIG, by kind of node. */
+export interface ChainsConfig {
+  evm: EvmNetworkConfig[];
+  /** Bitcoin-family networks (`btc`, `ltc`, `doge`): a Bitcoin Core-compatible node each. */
+  utxo: BitcoinNetworkConfig[];
+}
+
+const fileSchema = z.strictObject({ networks: z.record(z.string(), z.unknown()) });
+
+/**
+ * Reads CHAINS_CONFIG: a JSON file whose `networks` key picks each entry's schema (`btc`, `ltc`, `doge`: a
+ * Bitcoin-family node; any other: an EVM network checked against the catalog). A mistake is one line naming its place.
+ *
+ * @example
+ * readChainsConfig('/etc/shop/chains.json', shippedAssets)
+ * // { evm: [{ network: 'eth', chainId: 1, ... }], utxo: [{ network: 'ltc', chain: 'main', confirmations: 6, ... }] }
+ */
+export function readChainsConfig(path: string, assets: readonly Asset[]): ChainsConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ChainsConfigError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ChainsConfigError(`${path} is not valid JSON`);
+  }
+  return parseChainsFile(json, assets);
+}
+
+export function parseChainsFile(json: unknown, assets: readonly Asset[]): ChainsConfig {
+  const file = fileSchema.safeParse(json);
+  if (!file.success) {
+    const issue = file.error.issues[0];
+    throw new ChainsConfigError(`${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const evm: Record<string, unknown> = {};
+  const utxo: BitcoinNetworkConfig[] = [];
+  for (const [key, entry] of Object.entries(file.data.networks)) {
+    if (!isUtxoNetwork(key)) {
+      evm[key] = entry;
+      continue;
+    }
+    const parsed = utxoNetworkSchemas[key].safeParse(entry);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = ['networks', key, ...(issue?.path ?? [])].join('.');
+      throw new ChainsConfigError(`${where}: ${issue?.message ?? 'invalid'}`);
+    }
+    utxo.push(toBitcoinNetworkConfig(key, parsed.data));
+  }
+  return { evm: parseChainsConfig({ networks: evm }, assets), utxo };
+}

@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import { toError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Database } from '../store/schema.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes delivered (succeeded) webhook deliveries, and their attempts, delivered before `before`, in batches of
+ * `batchSize` rows, one short transaction per batch so the writer is never held for long (SQLite has one). Pending
+ * and failed deliveries stay (a failed one can still be redelivered), and payments, deposits and payment events are
+ * never touched: the delivery log forgets, the payment history does not. Returns how many deliveries went.
+ */
+export async function pruneDeliveredWebhooks(
+  db: Kysely<Database>,
+  before: number,
+  opts: { batchSize?: number; pauseMs?: number } = {},
+): Promise<number> {
+  const batchSize = opts.batchSize ?? 500;
+  let total = 0;
+  for (;;) {
+    const n = await db.transaction().execute(async (trx) => {
+      const ids = (
+        await trx
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', '=', 'succeeded')
+          .where('delivered_at', '<', before)
+          .orderBy('delivered_at')
+          .limit(batchSize)
+          .execute()
+      ).map((r) => r.id);
+      if (ids.length === 0) return 0;
+      await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', ids).execute();
+      await trx.deleteFrom('webhook_deliveries').where('id', 'in', ids).execute();
+      return ids.length;
+    });
+    total += n;
+    if (n < batchSize) return total;
+    // Let other writers in between batches.
+    await new Promise((r) => setTimeout(r, opts.pauseMs ?? 20));
+  }
+}
+
+/** Prunes deliveries older than `retentionDays` at start and every hour. Returns the function that stops it. */
+export function startWebhookRetention(
+  deps: { db: Kysely<Database>; clock: Clock; logger: Logger },
+  retentionDays: number,
+): () => void {
+  let running = false;
+  const run = () => {
+    if (running) return;
+    running = true;
+    pruneDeliveredWebhooks(deps.db, deps.clock.now() - retentionDays * DAY_MS)
+      .then((n) => {
+        if (n > 0) deps.logger.info('pruned delivered webhook deliveries', { count: n, retention_days: retentionDays });
+      })
+      .catch((e) => deps.logger.warn('webhook retention failed', { error: toError(e).message }))
+      .finally(() => {
+        running = false;
+      });
+  };
+  const t = setInterval(run, 60 * 60 * 1000);
+  t.unref();
+  const first = setTimeout(run, 1000);
+  first.unref();
+  return () => {
+    clearInterval(t);
+    clearTimeout(first);
+  };
+}

@@ -1,0 +1,241 @@
+import { z } from 'zod';
+import { balancesOperation } from '../routes/balances.js';
+import { createPaymentLinkOperation, createPaymentOperation } from '../routes/create-payment.js';
+import { estimateOperation } from '../routes/estimate.js';
+import { getDeliveryOperation } from '../routes/get-delivery.js';
+import { getPaymentOperation } from '../routes/get-payment.js';
+import { listCurrenciesOperation } from '../routes/list-currencies.js';
+import { listDeliveriesOperation } from '../routes/list-deliveries.js';
+import { listPaymentsOperation } from '../routes/list-payments.js';
+import { minimumAmountOperation } from '../routes/minimum-amount.js';
+import { redeliverOperation } from '../routes/redeliver.js';
+import { sandboxBlocksOperation } from '../routes/sandbox-blocks.js';
+import { sandboxTransfersOperation } from '../routes/sandbox-transfers.js';
+import { sendTestEventOperation } from '../routes/send-test-event.js';
+import { enableWebhookEndpointOperation, getWebhookEndpointOperation } from '../routes/webhook-endpoint.js';
+import { commonErrors, type ErrorStatus, type Operation } from './operation.js';
+import {
+  balanceSchema,
+  currencySchema,
+  deliverySchema,
+  directPaymentSchema,
+  envelopeSchema,
+  errorEnvelopeSchema,
+  paymentLinkSchema,
+  paymentStatusViewSchema,
+  paymentUpdatedSchema,
+} from './responses.js';
+import { paymentUpdatedWebhook } from './webhook.js';
+
+/** Every /api/v1 operation, in the order the reference reads best. A route missing here fails a test. */
+export const operations: Operation[] = [
+  createPaymentOperation,
+  createPaymentLinkOperation,
+  getPaymentOperation,
+  listPaymentsOperation,
+  listCurrenciesOperation,
+  minimumAmountOperation,
+  estimateOperation,
+  balancesOperation,
+  listDeliveriesOperation,
+  getDeliveryOperation,
+  redeliverOperation,
+  sendTestEventOperation,
+  getWebhookEndpointOperation,
+  enableWebhookEndpointOperation,
+  sandboxTransfersOperation,
+  sandboxBlocksOperation,
+];
+
+/** Schemas shown under their own name in `components.schemas` (everything else is inlined where used). */
+const namedSchemas: Record<string, z.ZodType> = {
+  Error: errorEnvelopeSchema,
+  Currency: currencySchema,
+  Balance: balanceSchema,
+  PaymentStatus: paymentStatusViewSchema,
+  DirectPayment: directPaymentSchema,
+  PaymentLink: paymentLinkSchema,
+  WebhookDelivery: deliverySchema,
+  PaymentUpdatedEvent: paymentUpdatedSchema,
+};
+
+const errorMeaning: Record<ErrorStatus, string> = {
+  400: 'Malformed JSON or an unsupported operation (sandbox routes with a live key)',
+  401: 'Missing, invalid or inactive key, or a public dk_ key',
+  404: 'Unknown route, or no such resource for this merchant',
+  405: 'Method not allowed on this path (see the Allow header)',
+  409: 'A request with the same Idempotency-Key is still running',
+  413: 'Body over the limit',
+  415: 'The body is not JSON',
+  422: 'Validation failed: `errors` maps each field to its messages; nothing was written',
+  429: 'Over the rate limit; retry after `Retry-After` seconds',
+  500: 'Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key',
+  503: 'Live prices are stale; retry after `Retry-After` seconds',
+};
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * The OpenAPI 3.1 document of /api/v1, generated from the routes' own zod schemas (`z.toJSONSchema`, JSON Schema
+ * 2020-12, which OpenAPI 3.1 uses as is). Built once per process; `serverUrl` is PUBLIC_URL + /api/v1.
+ */
+export function buildOpenApiDocument(serverUrl: string): JsonObject {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(namedSchemas)) registry.add(schema, { id });
+  const requestIds = new Map<Operation, string>();
+  const responseIds = new Map<Operation, string>();
+  for (const op of operations) {
+    const name = op.operationId[0]?.toUpperCase() + op.operationId.slice(1);
+    if (op.body && !registry.has(op.body.schema)) registry.add(op.body.schema, { id: `${name}Request` });
+    if (op.body) requestIds.set(op, registry.get(op.body.schema)?.id ?? '');
+    responseIds.set(op, `${name}Response`);
+    registry.add(envelopeSchema(op.success.data), { id: `${name}Response` });
+  }
+  const generated = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: 'input', // requests as clients send them (before defaults and transforms); responses have neither
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  const schemas: Record<string, JsonObject> = {};
+  for (const [id, s] of Object.entries(generated.schemas)) {
+    const { $schema: _s, $id: _i, ...rest } = s as JsonObject;
+    schemas[id] = rest;
+  }
+
+  const paths: Record<string, Record<string, JsonObject>> = {
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        summary: 'This document',
+        tags: ['Meta'],
+        security: [],
+        responses: {
+          200: {
+            description: 'The OpenAPI 3.1 document',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
+  };
+  for (const op of operations) {
+    const item = paths[op.path] ?? {};
+    item[op.method] = operationObject(op, requestIds.get(op), responseIds.get(op) ?? '');
+    paths[op.path] = item;
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Crypto payments service: merchant API',
+      version: '1.0.0',
+      description:
+        'Non-custodial crypto payments priced in USD. Every call sends `X-API-Key: sk_...`; answers use the envelope `{success, message, data}`, failures `{success: false, message, code, request_id, errors?}`. Exact amounts are JSON numbers written with their exact digits: display them as returned. Signed `payment.updated` webhooks (see webhooks) are the source of truth for fulfilment.',
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: serverUrl }],
+    security: [{ ApiKey: [] }],
+    tags: ['Payments', 'Pricing', 'Balances', 'Webhooks', 'Sandbox', 'Meta'].map((name) => ({ name })),
+    paths,
+    webhooks: { 'payment.updated': paymentUpdatedWebhook },
+    components: {
+      schemas,
+      securitySchemes: {
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'Secret key `sk_test_...` or `sk_live_...`',
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Replays the first response for 24 h; another body with the same key is 422; while the first request runs, 409.',
+          schema: { type: 'string', maxLength: 255 },
+          example: 'order-1001',
+        },
+      },
+      responses: Object.fromEntries(
+        (Object.keys(errorMeaning) as unknown as ErrorStatus[]).map((status) => [
+          `Error${status}`,
+          errorResponse(Number(status) as ErrorStatus),
+        ]),
+      ),
+    },
+  };
+}
+
+function errorResponse(status: ErrorStatus): JsonObject {
+  return {
+    description: errorMeaning[status],
+    ...(status === 429 || status === 503
+      ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } }
+      : {}),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+}
+
+function operationObject(op: Operation, requestId: string | undefined, responseId: string): JsonObject {
+  const parameters: JsonObject[] = [];
+  for (const [name, p] of Object.entries(op.pathParams ?? {}))
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      description: p.description,
+      schema: { type: 'string' },
+      example: p.example,
+    });
+  if (op.query) {
+    const q = z.toJSONSchema(op.query, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as {
+      properties?: Record<string, JsonObject>;
+      required?: string[];
+    };
+    for (const [name, schema] of Object.entries(q.properties ?? {}))
+      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
+  }
+  if (op.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  const errors = [...new Set([...commonErrors, ...op.errors])].sort((a, b) => a - b);
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body && requestId
+      ? {
+          requestBody: {
+            required: op.body.required,
+            content: {
+              'application/json': {
+                schema: { $ref: `#/components/schemas/${requestId}` },
+                ...(op.body.example ? { example: op.body.example } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      [op.success.status]: {
+        description: op.success.description,
+        ...(op.idempotent
+          ? {
+              headers: {
+                'Idempotent-Replayed': {
+                  description: '`true` when this is the replay of an earlier response to the same Idempotency-Key',
+                  schema: { type: 'string', enum: ['true'] },
+                },
+              },
+            }
+          : {}),
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseId}` } } },
+      },
+      ...Object.fromEntries(errors.map((s) => [s, { $ref: `#/components/responses/Error${s}` }])),
+    },
+  };
+}

@@ -1,0 +1,305 @@
+import { z } from 'zod';
+import { paymentStatuses, statusDetails } from '../../core/payments/status.js';
+import { deliveryStatuses } from '../../core/webhooks/deliveries.js';
+
+/**
+ * The shapes of what /api/v1 answers, as zod schemas. They are the response half of the OpenAPI document (the
+ * request half is each route's own request schema), and the test harness checks every answer the merchant API
+ * suites receive against that document, so a view that changes shape without its schema fails a test.
+ */
+
+/** An exact amount: a JSON number written with its exact digits, never in exponent form (README "Merchant API"). */
+export const amountSchema = z.number().meta({
+  description: 'Exact amount: a JSON number with its exact digits; display as returned',
+  examples: [0.00153847],
+});
+export const timestampSchema = z.iso.datetime().meta({ examples: ['2026-11-25T12:00:00.000Z'] });
+const paymentIdSchema = z.string().meta({ examples: ['pay_8fJ2kLq0Zx'] });
+const paymentStatusSchema = z.enum(paymentStatuses);
+const statusDetailSchema = z.enum(statusDetails);
+
+/** The success envelope around `data` (spec "Response envelope"). */
+export function envelopeSchema<T extends z.ZodType>(data: T) {
+  return z.strictObject({ success: z.literal(true), message: z.string(), data });
+}
+
+/** Every failure: the spec's envelope plus `code` and `request_id`; `errors` per field on 422 only. */
+export const errorEnvelopeSchema = z
+  .strictObject({
+    success: z.literal(false),
+    message: z.string(),
+    code: z.string().meta({ examples: ['VALIDATION_FAILED'] }),
+    request_id: z.string(),
+    errors: z.record(z.string(), z.array(z.string())).optional(),
+  })
+  .meta({
+    examples: [
+      {
+        success: false,
+        message: 'Validation failed',
+        code: 'VALIDATION_FAILED',
+        request_id: 'req_4f9a1c',
+        errors: { currency: ['Unknown currency "abc"'] },
+      },
+    ],
+  });
+
+export const currencySchema = z.strictObject({
+  code_id: z.number().int(),
+  code: z.string().meta({ examples: ['BTC'] }),
+  name: z.string(),
+  network: z.string(),
+  icon_url: z.string(),
+  logo_file: z.string(),
+  wallet_regex: z.string(),
+  priority: z.number().int(),
+  extra_id_exists: z.boolean(),
+  extra_id_regex: z.string().nullable(),
+  track: z.number().int(),
+  cg_id: z.string(),
+  is_maxlimit: z.boolean(),
+  smart_contract: z.string().nullable(),
+  network_precision: z.number().int(),
+  usd_rate: amountSchema,
+  enabled: z.boolean(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+});
+
+export const balanceSchema = z.strictObject({
+  currency: z.string(),
+  amount: amountSchema,
+  pending_amount: amountSchema,
+  usd_amount: amountSchema,
+  pending_usd_amount: amountSchema,
+  updated_at: timestampSchema,
+});
+
+export const balancesSchema = z.strictObject({ sub_partner_id: z.string(), balances: z.array(balanceSchema) });
+
+export const minimumAmountSchema = z.strictObject({
+  currency_from: z.string(),
+  currency_to: z.string(),
+  fiat_equivalent: z.string(),
+  is_fixed_rate: z.boolean(),
+  is_fee_paid_by_user: z.boolean(),
+  min_amount: amountSchema,
+  fiat_equivalent_amount: amountSchema,
+  raw: z.strictObject({ min_amount: amountSchema, fiat_equivalent: amountSchema }),
+});
+
+export const estimateSchema = z.strictObject({
+  amount: amountSchema,
+  currency_from: z.literal('usd'),
+  currency_to: z.string(),
+  estimated_amount: amountSchema,
+  rate: amountSchema,
+  fee: amountSchema,
+  raw: z.strictObject({
+    currency_from: z.literal('usd'),
+    amount_from: amountSchema,
+    currency_to: z.string(),
+    estimated_amount: amountSchema,
+  }),
+});
+
+/** The fields every status read and every webhook share (core/payments/payment.ts `paymentStateFields`). */
+const paymentStateShape = {
+  payment_id: paymentIdSchema,
+  invoice_id: z.string(),
+  payment_status: paymentStatusSchema,
+  status_detail: statusDetailSchema,
+  sequence: z.number().int().meta({ description: 'Grows with every change of the payment' }),
+  price_amount: amountSchema,
+  price_currency: z.string(),
+  pay_amount: amountSchema,
+  pay_currency: z.string(),
+  actually_paid: amountSchema,
+  pay_address: z.string(),
+  extra_id: z.string().nullable(),
+  network: z.string(),
+  order_id: z.string().nullable(),
+  confirmed_at: timestampSchema.nullable(),
+  updated_at: timestampSchema,
+};
+
+export const paymentStatusViewSchema = z.strictObject({
+  ...paymentStateShape,
+  created_at: timestampSchema,
+  expires_at: timestampSchema,
+  valid_until: timestampSchema,
+});
+
+export const paymentListSchema = z.strictObject({
+  payments: z.array(paymentStatusViewSchema),
+  next_cursor: z.string().nullable(),
+});
+
+const customerSchema = z.strictObject({ name: z.string(), email: z.string() });
+
+export const directPaymentSchema = z.strictObject({
+  payment: z.strictObject({
+    payment_id: paymentIdSchema,
+    invoice_id: z.string(),
+    purchase_id: z.string(),
+    payment_status: paymentStatusSchema,
+    status_detail: statusDetailSchema,
+    hosted_payment_url: z.string(),
+    status_url: z.string(),
+    success_url: z.string(),
+    cancel_url: z.string(),
+    created_at: timestampSchema,
+    expires_at: timestampSchema,
+    valid_until: timestampSchema,
+    confirmed_at: timestampSchema.nullable(),
+  }),
+  customer: customerSchema,
+  pricing: z.strictObject({
+    price_amount: amountSchema,
+    price_currency: z.string(),
+    pay_amount: amountSchema,
+    pay_currency: z.string(),
+    actually_paid: amountSchema.nullable(),
+    is_fixed_rate: z.boolean(),
+    is_fee_paid_by_user: z.boolean(),
+  }),
+  blockchain: z.strictObject({
+    pay_address: z.string(),
+    pay_amount: amountSchema,
+    pay_currency: z.string(),
+    network: z.string(),
+    extra_id: z.string().nullable(),
+    smart_contract: z.string().nullable(),
+    network_precision: z.number().int(),
+  }),
+  qr: z.strictObject({
+    payload: z.string().meta({ examples: ['bitcoin:bc1qexampleaddress'] }),
+    amount_payload: z.string(),
+    payment_uri: z.string(),
+    code_url: z.string().meta({ description: 'data:image/svg+xml URL of the QR of `payload`' }),
+    amount_code_url: z.string(),
+  }),
+  merchant_reference: z.strictObject({ order_id: z.string(), order_description: z.string() }),
+  integration_recommendations: z.array(z.string()),
+});
+
+export const paymentLinkSchema = z.strictObject({
+  payment: z.strictObject({
+    payment_id: paymentIdSchema,
+    purchase_id: z.string(),
+    invoice_id: z.string(),
+    payment_status: paymentStatusSchema,
+    type: z.literal('payment_link'),
+    product: z.literal('hosted_checkout'),
+    hosted_payment_url: z.string(),
+    payer_name: z.string(),
+    payer_email: z.string(),
+    success_url: z.string(),
+    cancel_url: z.string(),
+  }),
+  customer: customerSchema,
+  pricing: z.strictObject({
+    price_amount: amountSchema,
+    price_currency: z.string(),
+    pay_amount: amountSchema,
+    pay_currency: z.string(),
+    amount_received: amountSchema,
+    is_fixed_rate: z.boolean(),
+    is_fee_paid_by_user: z.boolean(),
+  }),
+  blockchain: z.strictObject({
+    pay_address: z.string(),
+    network: z.string(),
+    smart_contract: z.string().nullable(),
+    burning_percent: z.number().nullable(),
+    network_precision: z.number().int(),
+  }),
+  timing: z.strictObject({
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+    expiration_estimate_date: timestampSchema,
+    valid_until: timestampSchema,
+    time_limit: z.number().int(),
+  }),
+  additional_info: z.strictObject({
+    order_id: z.string().nullable(),
+    order_description: z.string().nullable(),
+    payin_extra_id: z.string().nullable(),
+    customer_name: z.string().nullable(),
+    customer_email: z.string(),
+    ipn_callback_url: z.string(),
+    success_url: z.string(),
+    cancel_url: z.string(),
+    origin_ip: z.string(),
+  }),
+});
+
+const attemptSchema = z.strictObject({
+  attempt: z.number().int(),
+  url: z.string(),
+  started_at: timestampSchema,
+  duration_ms: z.number().int().nullable(),
+  response_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  response_excerpt: z.string().nullable(),
+  next_attempt_at: timestampSchema.nullable(),
+});
+
+export const deliverySchema = z.strictObject({
+  delivery_id: z.string().meta({ examples: ['dlv_3kD9sQ1w'] }),
+  event_id: z.string(),
+  event: z.literal('payment.updated'),
+  test: z.boolean(),
+  payment_id: z.string().nullable(),
+  sequence: z.number().int().nullable(),
+  status: z.enum(deliveryStatuses),
+  attempt_count: z.number().int(),
+  next_attempt_at: timestampSchema.nullable(),
+  last_response_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+  delivered_at: timestampSchema.nullable(),
+  attempts: z.array(attemptSchema),
+});
+
+export const deliveryListSchema = z.strictObject({
+  deliveries: z.array(deliverySchema),
+  next_cursor: z.string().nullable(),
+});
+
+export const webhookEndpointSchema = z.strictObject({
+  url: z.string().nullable(),
+  enabled: z.boolean(),
+  mode: z.enum(['test', 'live']),
+});
+
+export const sandboxTransferResultSchema = z.strictObject({
+  txid: z.string(),
+  network: z.string(),
+  currency: z.string(),
+  address: z.string(),
+  extra_id: z.string().nullable(),
+  amount: z.string().meta({ description: 'The amount sent, as exact decimal text' }),
+  confirmations: z.literal(0),
+});
+
+export const sandboxBlocksResultSchema = z.strictObject({
+  height: z.number().int(),
+  heights: z.record(z.string(), z.number().int()),
+});
+
+/** The `payment.updated` payload (spec section 6, core/payments/events.ts), sent byte for byte on every attempt. */
+export const paymentUpdatedSchema = z.strictObject({
+  id: z.string().meta({ description: 'Event id (UUID)' }),
+  event: z.literal('payment.updated'),
+  created_at: timestampSchema,
+  source: z.string(),
+  test: z.literal(true).optional().meta({ description: 'Present on test events only' }),
+  merchant: z.strictObject({ user_id: z.string().nullable() }),
+  payment: z.strictObject({
+    ...paymentStateShape,
+    purchase_id: z.string(),
+    customer: customerSchema,
+  }),
+});
