@@ -6,6 +6,7 @@ import { HDKey } from '@scure/bip32';
 import { type Address, encodeFunctionData, erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setXpub } from '../core/addresses/xpubs.js';
+import { type Litecoind, startLitecoind } from '../core/chains/bitcoin/testing/litecoind.js';
 import {
   ANVIL_CHAIN_ID,
   ANVIL_FUNDED,
@@ -21,11 +22,13 @@ import { startTestService, type TestService } from '../server/testing/harness.js
 /*
  * The drop-in view's `wallet`: the transaction a browser wallet sends, on a live merchant over a real anvil. It must
  * be the payment_uri's transfer (the remaining amount once partly paid), name the public walletRpcUrl for
- * wallet_addEthereumChain and never the node's rpcUrl, which carries a key.
+ * wallet_addEthereumChain and never the node's rpcUrl, which carries a key. The same merchant also takes LTC live
+ * on a real litecoind -regtest: a non-EVM payment, which no browser wallet is offered.
  */
 
 const RPC_KEY = `k${randomBytes(8).toString('hex')}`;
 let anvil: Anvil;
+let litecoind: Litecoind;
 let usdt: Address;
 let rates: { url: string; close(): Promise<void> };
 let t: TestService;
@@ -33,10 +36,11 @@ let configFile: string;
 
 beforeAll(async () => {
   anvil = await startAnvil();
+  litecoind = await startLitecoind();
   const token = compileTestToken();
   usdt = await deployTestToken(anvil, token, 'USDT');
   const usdc = await deployTestToken(anvil, token, 'USDC');
-  rates = await startRatesServer({ ethereum: 3000, tether: 1, 'usd-coin': 1 });
+  rates = await startRatesServer({ ethereum: 3000, tether: 1, 'usd-coin': 1, litecoin: 100 });
   configFile = join(tmpdir(), `wallet-view-${randomBytes(4).toString('hex')}.json`);
   writeFileSync(
     configFile,
@@ -51,6 +55,7 @@ beforeAll(async () => {
           walletRpcUrl: 'https://rpc.example/public',
           tokens: { USDTERC20: usdt, USDCERC20: usdc },
         },
+        ltc: { rpcUrl: litecoind.url, cookieFile: litecoind.cookieFile, chain: 'regtest', pollIntervalMs: 100 },
       },
     }),
   );
@@ -61,14 +66,31 @@ beforeAll(async () => {
   });
   const xpub = HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'").publicExtendedKey;
   expect((await setXpub(t.service.deps.db, t.service.deps.clock, t.merchant.merchant_id, 'evm', xpub)).ok).toBe(true);
-  for (let i = 0; i < 200 && !(await t.api('/api/v1/currencies')).text.includes('USDTERC20'); i++)
-    await new Promise((r) => setTimeout(r, 100));
+  // tpub version bytes: a regtest account key, as the merchant's Litecoin wallet would export it.
+  const ltcAccount = HDKey.fromMasterSeed(randomBytes(32), { private: 0x04358394, public: 0x043587cf }).derive(
+    "m/84'/1'/0'",
+  ).publicExtendedKey;
+  const ltc = await setXpub(
+    t.service.deps.db,
+    t.service.deps.clock,
+    t.merchant.merchant_id,
+    'ltc',
+    ltcAccount,
+    'regtest',
+  );
+  expect(ltc.ok, JSON.stringify(ltc)).toBe(true);
+  const listed = async () => {
+    const text = (await t.api('/api/v1/currencies')).text;
+    return text.includes('USDTERC20') && text.includes('"LTC"');
+  };
+  for (let i = 0; i < 200 && !(await listed()); i++) await new Promise((r) => setTimeout(r, 100));
 }, 60_000);
 
 afterAll(async () => {
   await t?.close();
   await rates?.close();
   await anvil?.stop();
+  await litecoind?.stop();
   rmSync(configFile, { force: true });
 });
 
@@ -146,5 +168,15 @@ describe('the drop-in view of a live EVM payment offers its wallet transaction',
     await send(18_000_000n);
     await until(p.id, 'finished');
     expect((await p.view()).wallet).toBeNull();
+  });
+});
+
+describe('a live payment on a network that is not EVM', () => {
+  it('LTC on litecoind: a live payment with its litecoin: payment_uri, and no wallet transaction', async () => {
+    const p = await pay('ltc', 30);
+    const v = await p.view();
+    expect(v.payment_status).toBe('waiting');
+    expect(v.qr.payment_uri).toMatch(new RegExp(`^litecoin:${p.address}\\?amount=\\d+(\\.\\d+)?$`));
+    expect(v.wallet).toBeNull();
   });
 });
