@@ -9,8 +9,9 @@ import { gzipBest } from './scripts/gzip-best.js';
  * - checkout.module.js: the checkout as an ES module, everything the QR needs, and chunks/*.js, what the QR does
  *   not need (the closing screens, live status, test mode's simulate), imported when first needed;
  * - checkout.mjs + checkout.d.ts: the same module as one file with TypeScript types, for bundler users;
- * - page.js: the hosted payment page (/pay/{id}), the same components as a full page, one file;
- * - locales/*.json: the non-English messages, fetched only when used.
+ * - page.js: the hosted payment page (/pay/{id}), the same components as a full page: a second entry of the
+ *   module build, importing checkout.module.js and its chunks (the wallet chunk among them) rather than a copy;
+ * - locales/*.json, locales/wallet/*.json: the non-English messages, fetched only when used.
  */
 const OUT_DIR = 'public/dropin/v1';
 
@@ -48,7 +49,13 @@ const moduleBuild = () =>
     configFile: false,
     build: {
       ...out,
-      lib: { entry: 'widget/index.ts', formats: ['es'], fileName: () => 'checkout.module.js' },
+      // The hosted page is a second entry: it runs on checkout.module.js and its chunks (the wallet's among them)
+      // instead of carrying a copy of them.
+      lib: {
+        entry: { 'checkout.module': 'widget/index.ts', page: 'widget/page-entry.ts' },
+        formats: ['es'],
+        fileName: (_format, name) => `${name}.js`,
+      },
       rolldownOptions: {
         // The entry may export more than its own exports: what its chunks share with it stays in it (one request).
         preserveEntrySignatures: 'allow-extension',
@@ -78,12 +85,14 @@ function locales(): Plugin {
       rmSync(`${OUT_DIR}/chunks`, { recursive: true, force: true });
     },
     generateBundle() {
-      for (const f of readdirSync('widget/locales')) {
-        if (!f.endsWith('.json')) continue;
-        // Re-serialised compactly: the source is indented for review.
-        const source = JSON.stringify(JSON.parse(readFileSync(`widget/locales/${f}`, 'utf8')));
-        this.emitFile({ type: 'asset', fileName: `locales/${f}`, source });
-      }
+      // The checkout's words, and wallet pay's (locales/wallet/, fetched by the wallet chunk).
+      for (const dir of ['', 'wallet/'])
+        for (const f of readdirSync(`widget/locales/${dir}`)) {
+          if (!f.endsWith('.json')) continue;
+          // Re-serialised compactly: the source is indented for review.
+          const source = JSON.stringify(JSON.parse(readFileSync(`widget/locales/${dir}${f}`, 'utf8')));
+          this.emitFile({ type: 'asset', fileName: `locales/${dir}${f}`, source });
+        }
     },
   };
 }
@@ -117,7 +126,6 @@ function otherBuilds(): Plugin {
     async closeBundle() {
       await moduleBuild();
       await oneFile('widget/index.ts', 'es', 'checkout.mjs');
-      await oneFile('widget/page-entry.ts', 'iife', 'page.js', 'ServiceCheckoutPage');
       const types = ts.transpileDeclaration(readFileSync('widget/types.ts', 'utf8'), {
         compilerOptions: { declaration: true },
       }).outputText;

@@ -10,7 +10,7 @@ import {
   paymentStateFields,
 } from '../core/payments/payment.js';
 import { qrSvgDataUrl } from '../core/qr/encode.js';
-import { type PaymentUris, paymentUris } from '../core/qr/payment-uri.js';
+import { type PaymentUriInput, type PaymentUris, paymentUris } from '../core/qr/payment-uri.js';
 
 /**
  * Representations of a payment for the API (spec 2.3). One builder per shape; every amount is a `Decimal`
@@ -27,8 +27,13 @@ export const integrationRecommendations = [
 
 /** The payment URIs of a payment (DESIGN.md money rules): without the amount, and with it. */
 export function paymentUrisOf(catalog: Catalog, p: Payment): PaymentUris {
+  return paymentUris(paymentUriInput(catalog, p));
+}
+
+/** What a payment's URIs (and a browser wallet's transaction, core/qr/payment-uri.ts evmTransfer) are built from. */
+export function paymentUriInput(catalog: Catalog, p: Payment): PaymentUriInput {
   const asset = paymentAsset(catalog, p);
-  return paymentUris({
+  return {
     family: asset.family,
     network: p.network,
     address: p.pay_address,
@@ -37,7 +42,7 @@ export function paymentUrisOf(catalog: Catalog, p: Payment): PaymentUris {
     extraId: p.extra_id,
     smartContract: p.smart_contract,
     chainId: asset.chainId,
-  });
+  };
 }
 
 /** The qr group of POST /payments (spec 2.3): both URIs and a scalable SVG of each. */

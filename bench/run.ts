@@ -98,6 +98,22 @@ async function main(): Promise<void> {
     ]);
   }
 
+  const wallet = await optional('wallet', async () => (await import('./wallet.js')).benchWallet());
+  results.wallet = wallet;
+  if ('skipped' in wallet) rows.push(['wallet pay', 'skipped', wallet.skipped]);
+  else {
+    rows.push([
+      'wallet pay chunk gzip',
+      `${(wallet.chunkGzip / 1024).toFixed(2)} KB`,
+      `budget <= ${(wallet.budget / 1024).toFixed(0)} KB; loaded only when a wallet exists (+ ${wallet.localeGzip} B words outside English)`,
+    ]);
+    rows.push([
+      'wallet pay click -> eth_sendTransaction (median)',
+      `${wallet.clickToSendMs} ms`,
+      `${wallet.runs} runs, live merchant on anvil; account, chain and balance asked first`,
+    ]);
+  }
+
   const dashboard = await optional('dashboard', async () => (await import('./dashboard.js')).benchDashboard());
   results.dashboard = dashboard;
   if ('skipped' in dashboard) rows.push(['dashboard', 'skipped', dashboard.skipped]);

@@ -101,6 +101,8 @@ describe('sessions: happy path', () => {
     expect(r.status, r.text).toBe(201);
     expect(r.json.data).not.toHaveProperty('currencies');
     expect(r.json.data.payment).toMatchObject({ pay_currency: 'USDTERC20', network: 'eth', pay_amount: '25' });
+    // Test mode pays on the sandbox chain, which no browser wallet knows: no wallet transaction is offered.
+    expect(r.json.data.payment.wallet).toBeNull();
     const read = await dropin(`/sessions/${r.json.data.session_token}`, { key: null });
     expect(read.json.data.payment.payment_id).toBe(r.json.data.payment.payment_id);
   });

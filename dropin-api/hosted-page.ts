@@ -15,7 +15,7 @@ export const hostedPageHtml = `<!doctype html>
 <style>html,body{margin:0;min-height:100%;background:#f4f5f7}@media (prefers-color-scheme:dark){html,body{background:#111318}}</style>
 </head>
 <body>
-<script src="/dropin/v1/page.js"></script>
+<script type="module" src="/dropin/v1/page.js"></script>
 <noscript>This payment page needs JavaScript.</noscript>
 </body>
 </html>

@@ -1,12 +1,14 @@
 import type { ApiDeps } from '../api-kit/deps.js';
-import { paymentUrisOf } from '../api-kit/payment-views.js';
+import { paymentUriInput } from '../api-kit/payment-views.js';
 import type { Checkout } from '../core/checkout/checkout.js';
 import { pageToken } from '../core/checkout/page-token.js';
 import { iso, isoOrNull } from '../core/clock.js';
 import { fromUnits } from '../core/money/decimal.js';
 import { confirmationProgress } from '../core/payments/deposits.js';
 import { actuallyPaidText, type Payment, payAmountText } from '../core/payments/payment.js';
+import { paymentUris } from '../core/qr/payment-uri.js';
 import { qrPngDataUrl } from './qr-png.js';
+import { walletView } from './wallet-view.js';
 
 /** The hosted-page session token of a payment: what `/pay/{id}?t=...` hands to the page. */
 export function hostedToken(deps: ApiDeps, paymentId: string): string {
@@ -14,14 +16,13 @@ export function hostedToken(deps: ApiDeps, paymentId: string): string {
 }
 
 /**
- * What a payment's QR should ask for now: the whole amount, or, once partly paid, what is left, so scanning again
- * never pays the whole amount twice.
+ * What a payment's QR (and a browser wallet) should ask for now: the whole amount, or, once partly paid, what is
+ * left, so paying again never pays the whole amount twice. The payment with that amount as its `pay_amount_units`.
  */
-export function checkoutPaymentUri(deps: ApiDeps, p: Payment): string {
+function dueNow(p: Payment): Payment {
   const due = BigInt(p.pay_amount_units);
   const paid = BigInt(p.actually_paid_units);
-  const left = paid > 0n && paid < due ? due - paid : null;
-  return paymentUrisOf(deps.catalog, left === null ? p : { ...p, pay_amount_units: left.toString() }).amountPayload;
+  return paid > 0n && paid < due ? { ...p, pay_amount_units: (due - paid).toString() } : p;
 }
 
 /** The QR image of a payment URI, rendered once for each URI a caller sees in turn (`render` keeps the last). */
@@ -43,7 +44,9 @@ export function qrRenderer(): (uri: string) => string {
 export async function checkoutPaymentView(deps: ApiDeps, p: Payment, qrImage: (uri: string) => string = qrPngDataUrl) {
   const due = BigInt(p.pay_amount_units);
   const paid = BigInt(p.actually_paid_units);
-  const uri = checkoutPaymentUri(deps, p);
+  // One input for the QR's URI and the wallet's transaction: they ask for the same transfer.
+  const asked = paymentUriInput(deps.catalog, dueNow(p));
+  const uri = paymentUris(asked).amountPayload;
   return {
     payment_id: p.id,
     payment_status: p.status,
@@ -64,6 +67,7 @@ export async function checkoutPaymentView(deps: ApiDeps, p: Payment, qrImage: (u
     qr: { payment_uri: uri, code_url: qrImage(uri) },
     success_url: p.success_url,
     cancel_url: p.cancel_url,
+    wallet: paid < due ? walletView(deps, p, asked) : null,
   };
 }
 

@@ -61,21 +61,26 @@ export async function signIn(page: Page, email = OWNER, password = PASSWORD): Pr
 }
 
 /**
- * axe-core over the page as it is now: no serious or critical violation. Injected by evaluation, not a script tag:
- * the service's Content-Security-Policy refuses inline scripts, and this run keeps that policy on.
+ * axe-core over the page as it is now (or only over the elements `selector` matches, the checkout's host element,
+ * say): no serious or critical violation. Injected by evaluation, not a script tag: the service's
+ * Content-Security-Policy refuses inline scripts, and this run keeps that policy on.
  */
-export async function expectAccessible(page: Page, what: string): Promise<void> {
+export async function expectAccessible(page: Page, what: string, selector?: string): Promise<void> {
   await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
+  const violations = await page.evaluate(async (include) => {
     const axe = (
       window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> };
+        axe: {
+          run(
+            context?: unknown,
+          ): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }>;
+        };
       }
     ).axe;
-    const r = await axe.run();
+    const r = await (include ? axe.run({ include: [include] }) : axe.run());
     return r.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-  });
+  }, selector ?? null);
   expect(violations, `accessibility of ${what}`).toEqual([]);
 }

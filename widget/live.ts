@@ -1,5 +1,7 @@
 import type { DropinApi, SessionView } from './api.js';
+import type { CheckoutState } from './state.js';
 import type { CheckoutPayment } from './types.js';
+import { offerWallet } from './wallet/discover.js';
 
 const POLL_MS = 3000;
 
@@ -11,10 +13,14 @@ export function readSession(api: DropinApi, token: string) {
 const MAX_STREAM_ERRORS = 3;
 
 /**
- * Live status of one payment: Server-Sent Events first, polling GET /sessions/{token} as the fallback.
- * Returns a stop function.
+ * What starts once the QR of the payment `state` shows is on screen: its live status, Server-Sent Events first,
+ * polling GET /sessions/{token} as the fallback, each state going to `state.update`; and wallet pay, when the
+ * payment is offered to wallets and the browser has one. Returns a stop function (of the live status).
  */
-export function followPayment(api: DropinApi, token: string, onPayment: (p: CheckoutPayment) => void): () => void {
+export function followPayment(state: CheckoutState, token: string): () => void {
+  const { api } = state;
+  const onPayment = (p: CheckoutPayment) => state.update(p);
+  offerWallet(state);
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let source: EventSource | undefined;

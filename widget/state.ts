@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import type { VNode } from 'preact';
 import type { DropinApi, PickerCurrency, SessionView } from './api.js';
 import * as chunks from './chunks.js';
 import type { CheckoutError, CheckoutPayment } from './types.js';
@@ -28,6 +29,11 @@ export class CheckoutState {
   readonly now = signal(Date.now());
   /** Hosted page: finished, about to go to success_url. */
   readonly redirecting = signal(false);
+  /**
+   * Wallet pay under the QR: drawn here by its chunk (wallet/wallet-pay.tsx), which loads after the QR and only
+   * when the browser has a wallet; the module itself only shows it.
+   */
+  readonly wallet = signal<VNode>();
   // Private members are `#` fields: the minifier shortens their names, as nothing outside can use them.
   readonly #hooks: StateHooks;
   #token = '';
@@ -130,9 +136,9 @@ export class CheckoutState {
   }
 
   /**
-   * The QR is on screen (its image loaded, or failed to): now follow the payment live. The live-status code is
-   * a chunk fetched at this point, so it is not part of what the customer waits for to see the QR. The mark
-   * `service-checkout:qr` lets a page (and bench/dropin.ts) time the QR and tell what loaded before it.
+   * The QR is on screen (its image loaded, or failed to): now follow the payment live, and look for a browser
+   * wallet (live.ts). The live-status code is a chunk fetched at this point, so it is not part of what the
+   * customer waits for to see the QR. The mark `service-checkout:qr` lets a page (and bench/dropin.ts) time the QR and tell what loaded before it.
    */
   qrShown(): void {
     if (this.#stopLive || this.#disposed || this.screen.value !== 'pay') return;
@@ -143,7 +149,7 @@ export class CheckoutState {
     };
     this.#chunks.loadLive().then(
       ({ followPayment }) => {
-        if (run === this.#liveRun) this.#stopLive = followPayment(this.api, this.#token, (x) => this.update(x));
+        if (run === this.#liveRun) this.#stopLive = followPayment(this, this.#token);
       },
       () => {
         // Offline for a moment: try again shortly (the countdown keeps running meanwhile).

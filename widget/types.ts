@@ -84,6 +84,24 @@ export interface CheckoutPayment {
   qr: { payment_uri: string; code_url: string };
   success_url: string | null;
   cancel_url: string | null;
+  /** What a browser wallet sends to pay what is due now: live EVM payments only, else null. */
+  wallet: CheckoutWallet | null;
+}
+
+/**
+ * A live EVM payment's transaction as the service built it from the same data as `qr.payment_uri`: the native
+ * `value` to the payment address, or `transfer(address,uint256)` call data to the token contract. Quantities are
+ * 0x-hex, as EIP-1193 wallets take them.
+ */
+export interface CheckoutWallet {
+  chain_id: string;
+  to: string;
+  value: string;
+  data: string | null;
+  /** Block explorer base: a transaction is `${explorer_url}/tx/${hash}`. */
+  explorer_url: string | null;
+  /** EIP-3085 `wallet_addEthereumChain` parameter, for a wallet that lacks the chain; null when not offered. */
+  add_chain: Record<string, unknown> | null;
 }
 
 /** How the checkout ended: `result` never rejects for a closed popup, only for errors (with a CheckoutError). */

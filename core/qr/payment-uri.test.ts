@@ -1,7 +1,7 @@
-import { getAddress } from 'viem';
+import { encodeFunctionData, erc20Abi, getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { qrSvgDataUrl } from './encode.js';
-import { type PaymentUriInput, paymentUris } from './payment-uri.js';
+import { evmTransfer, type PaymentUriInput, paymentUris } from './payment-uri.js';
 import { decodeQrDataUrl } from './testing/decode.js';
 
 const base = { extraId: null, smartContract: null, chainId: null } as const;
@@ -139,6 +139,29 @@ describe('paymentUris: EIP-681 for EVM chains', () => {
     expect(() =>
       paymentUris({ ...base, family: 'evm', network: 'eth', address: MERCHANT, amountText: '1', units: 1n }),
     ).toThrow(/chain id/);
+  });
+});
+
+describe('evmTransfer: the transaction a browser wallet sends, from the same input as the EIP-681 URI', () => {
+  const evm = { ...base, family: 'evm', network: 'eth', address: MERCHANT, amountText: '12.345' } as const;
+
+  it('native coin: exactly the value in wei to the payment address, no call data', () => {
+    const input = { ...evm, units: 12_345_000_000_000_000_000n, chainId: 1 };
+    expect(evmTransfer(input)).toEqual({ chainId: 1, to: MERCHANT, value: input.units, data: null });
+    expect(paymentUris(input).amountPayload).toBe(`ethereum:${MERCHANT}@1?value=${input.units}`);
+  });
+
+  it('token: transfer(address,uint256) to the contract, 68 bytes as viem encodes them, no value', () => {
+    for (const units of [12_345_000n, 1n, 2n ** 256n - 1n]) {
+      const tx = evmTransfer({ ...evm, units, smartContract: USDT, chainId: 56 });
+      const reference = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [MERCHANT, units] });
+      expect(tx).toEqual({ chainId: 56, to: USDT, value: 0n, data: reference });
+      expect((tx.data?.length ?? 0) - 2).toBe(68 * 2);
+    }
+  });
+
+  it('refuses an EVM network without chain id, like the URI', () => {
+    expect(() => evmTransfer({ ...evm, units: 1n })).toThrow(/chain id/);
   });
 });
 

@@ -51,13 +51,13 @@ export function paymentUris(input: PaymentUriInput): PaymentUris {
       return { payload: `${scheme}:${address}`, amountPayload: `${scheme}:${address}?amount=${amountText}` };
     }
     case 'evm': {
-      if (input.chainId === null) throw new Error(`EVM network ${input.network} needs a chain id`);
-      if (smartContract === null) {
-        const target = `ethereum:${address}@${input.chainId}`;
-        return { payload: target, amountPayload: `${target}?value=${units}` };
+      const tx = evmTransfer(input);
+      if (tx.data === null) {
+        const target = `ethereum:${tx.to}@${tx.chainId}`;
+        return { payload: target, amountPayload: `${target}?value=${tx.value}` };
       }
       // ERC-20: the URI targets the token contract and calls transfer(address, uint256).
-      const call = `ethereum:${smartContract}@${input.chainId}/transfer?address=${address}`;
+      const call = `ethereum:${tx.to}@${tx.chainId}/transfer?address=${address}`;
       return { payload: call, amountPayload: `${call}&uint256=${units}` };
     }
     case 'tron': {
@@ -83,4 +83,36 @@ function withQuery(base: string, amount: string, extra: string): PaymentUris {
     payload: extra === '' ? base : `${base}?${extra}`,
     amountPayload: extra === '' ? `${base}?${amount}` : `${base}?${amount}&${extra}`,
   };
+}
+
+/** The EVM transaction that pays a payment: what its EIP-681 URI asks for, as a wallet's eth_sendTransaction takes it. */
+export interface EvmTransfer {
+  chainId: number;
+  /** The payment address (native coin) or the token contract (ERC-20). */
+  to: string;
+  /** Wei sent along: the whole amount for the native coin, 0 for a token transfer. */
+  value: bigint;
+  /** `transfer(address,uint256)` call data for a token (68 bytes, hex), null for the native coin. */
+  data: string | null;
+}
+
+/** Selector of ERC-20 `transfer(address,uint256)`: the first 4 bytes of its signature's keccak-256. */
+const TRANSFER_SELECTOR = '0xa9059cbb';
+
+/**
+ * The transaction of an EVM payment, from the same input as its payment URI (paymentUris builds its EIP-681 URI
+ * from this), so the QR and a browser wallet ask for the same transfer: native `value` in wei, or the token
+ * contract called with `transfer(address, units)`.
+ *
+ * @example
+ * evmTransfer({ family: 'evm', network: 'eth', address: '0xAb..', amountText: '25', units: 25000000n, extraId: null,
+ *   smartContract: '0xdAC1..', chainId: 1 }) // { chainId: 1, to: '0xdAC1..', value: 0n, data: '0xa9059cbb000..' }
+ */
+export function evmTransfer(input: PaymentUriInput): EvmTransfer {
+  if (input.chainId === null) throw new Error(`EVM network ${input.network} needs a chain id`);
+  if (input.smartContract === null)
+    return { chainId: input.chainId, to: input.address, value: input.units, data: null };
+  const word = (hex: string) => hex.padStart(64, '0');
+  const data = `${TRANSFER_SELECTOR}${word(input.address.slice(2).toLowerCase())}${word(input.units.toString(16))}`;
+  return { chainId: input.chainId, to: input.smartContract, value: 0n, data };
 }

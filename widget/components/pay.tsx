@@ -45,6 +45,8 @@ export function Pay({ state, canChange }: { state: CheckoutState; canChange: boo
           {t('openWallet')}
         </a>
       </div>
+      {/* Wallet pay, once its chunk drew itself here (after the QR, only when the browser has a wallet). */}
+      {state.wallet.value}
       <dl class="fields">
         <div class="row">
           <dt>{t('sendExactly')}</dt>

@@ -72,6 +72,30 @@ describe('CHAINS_CONFIG', () => {
     ).toThrow(/networks\.eth\.explorerUrl/);
   });
 
+  it('takes an optional public http(s) walletRpcUrl per network for wallets that lack the chain, null when absent', () => {
+    const nets = parseChainsConfig(
+      {
+        networks: {
+          eth: {
+            rpcUrl: 'https://eth.example/rpc?key=s',
+            chainId: 1,
+            confirmations: 1,
+            walletRpcUrl: 'https://rpc.example',
+          },
+          bsc: { rpcUrl: 'https://bsc.example/rpc', chainId: 56, confirmations: 15 },
+        },
+      },
+      shippedAssets,
+    );
+    expect(nets.map((n) => n.walletRpcUrl)).toEqual(['https://rpc.example', null]);
+    expect(() =>
+      parseChainsConfig(
+        { networks: { eth: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1, walletRpcUrl: 'ws://x' } } },
+        shippedAssets,
+      ),
+    ).toThrow(/networks\.eth\.walletRpcUrl/);
+  });
+
   it('stops start-up with one line naming CHAINS_CONFIG and the place of the mistake', () => {
     const bad: [unknown, RegExp][] = [
       ['{not json', /not valid JSON/],

@@ -29,6 +29,12 @@ export const evmNetworkSchema = z.strictObject({
     .url({ protocol: /^https?$/ })
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),
+  /**
+   * Public JSON-RPC URL a customer's wallet may add (`wallet_addEthereumChain`, when the wallet does not know the
+   * chain). Never `rpcUrl`, which may carry an API key and must not reach a browser. Optional: without it, a wallet
+   * that lacks the chain gets a message instead.
+   */
+  walletRpcUrl: z.url({ protocol: /^https?$/ }).optional(),
   /** Catalog token code -> contract on this chain. Tokens left out keep the catalog's contract (mainnet). */
   tokens: z
     .record(
@@ -55,6 +61,8 @@ export interface EvmNetworkConfig {
   timeoutMs: number;
   /** Public block explorer base (`${explorerUrl}/tx/${txid}`), or null when none is configured. */
   explorerUrl: string | null;
+  /** Public RPC URL offered to wallets that lack the chain, or null. */
+  walletRpcUrl: string | null;
   /** Native coin's catalog code. */
   nativeAsset: string;
   /** Every catalog token of the network with the contract watched for it (EIP-55). */
@@ -113,6 +121,7 @@ export function parseChainsConfig(json: unknown, assets: readonly Asset[]): EvmN
       pollIntervalMs: n.pollIntervalMs,
       timeoutMs: n.timeoutMs,
       explorerUrl: n.explorerUrl ?? null,
+      walletRpcUrl: n.walletRpcUrl ?? null,
       nativeAsset: native.code,
       tokens,
     });
