@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { requestHeader } from '../api-kit/node-request.js';
+import { idParam } from '../api-kit/path-params.js';
 import type { RateLimiter } from '../api-kit/rate-limit.js';
 import { AppError } from '../core/errors.js';
 import { getMerchant, type Merchant } from '../core/merchants/merchants.js';
@@ -105,7 +106,7 @@ export function requireSession(x: DashCtx): MiddlewareHandler<DashEnv> {
  */
 export function requireMember(x: DashCtx): MiddlewareHandler<DashEnv> {
   return async (c, next) => {
-    const merchantId = c.req.param('merchant_id') ?? '';
+    const merchantId = idParam(c, 'merchant_id', 'Merchant');
     const role = await roleIn(x.deps.db, c.get('signedIn').userId, merchantId);
     const merchant = role ? await getMerchant(x.deps.db, merchantId) : undefined;
     if (!role || !merchant) throw new AppError('NOT_FOUND', 'Merchant not found');

@@ -1,13 +1,4 @@
-import type { Context } from 'hono';
 import { z } from 'zod';
-import { notFound } from '../core/errors.js';
-
-/** An id from the path (`pay_...`, `dlv_...`, `key_...`); anything that cannot be one of ours is simply not found. */
-export function idParam(c: Context, name: string, what: string): string {
-  const v = c.req.param(name) ?? '';
-  if (!/^[a-z]{2,10}_[a-z0-9_]{1,60}$/.test(v)) throw notFound(what);
-  return v;
-}
 
 const day = /^\d{4}-\d{2}-\d{2}$/;
 

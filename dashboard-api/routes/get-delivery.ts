@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
+import { idParam } from '../../api-kit/path-params.js';
 import { notFound } from '../../core/errors.js';
 import { attemptsOf, getDelivery } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { idParam } from '../params.js';
 
 /** GET /merchants/{id}/webhook-deliveries/{delivery_id}: one delivery with every attempt. */
 export function registerGetDelivery(app: Hono<DashEnv>, x: DashCtx): void {

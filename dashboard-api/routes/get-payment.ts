@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
+import { idParam } from '../../api-kit/path-params.js';
 import { notFound } from '../../core/errors.js';
 import { depositsOf } from '../../core/payments/deposits.js';
 import { paymentEventsOf } from '../../core/payments/events.js';
@@ -7,7 +8,6 @@ import { findMerchantPayment } from '../../core/payments/store.js';
 import { listDeliveries } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { idParam } from '../params.js';
 import { depositViews, paymentDetailView, timelineView } from '../views.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
+import { idParam } from '../../api-kit/path-params.js';
 import { notFound } from '../../core/errors.js';
 import { attemptsOf, redeliver } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { idParam } from '../params.js';
 
 /** POST /merchants/{id}/webhook-deliveries/{delivery_id}/redeliver (owner): same delivery id, fresh signature, now. */
 export function registerRedeliver(app: Hono<DashEnv>, x: DashCtx): void {

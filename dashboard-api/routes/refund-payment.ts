@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
+import { idParam } from '../../api-kit/path-params.js';
 import { markRefunded } from '../../core/payments/refund.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { idParam } from '../params.js';
 import { paymentRowView } from '../views.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
+import { idParam } from '../../api-kit/path-params.js';
 import { notFound } from '../../core/errors.js';
 import { replaceKey } from '../../core/merchants/merchants.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { idParam } from '../params.js';
 
 /**
  * POST /merchants/{id}/keys/{key_id}/rotate (owner): a new key of the same kind replaces this one, which stops

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
+import { idParam } from '../../api-kit/path-params.js';
 import { notFound } from '../../core/errors.js';
 import { attemptsOf, getDelivery } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
@@ -11,7 +12,7 @@ import { deliverySchema } from '../openapi/responses.js';
 /** GET /webhook-deliveries/{delivery_id}: one delivery with every attempt. */
 export function registerGetDelivery(app: Hono<MerchantEnv>, deps: ApiDeps): void {
   app.get('/webhook-deliveries/:delivery_id', async (c) => {
-    const d = await getDelivery(deps.db, c.get('merchant').id, c.req.param('delivery_id'));
+    const d = await getDelivery(deps.db, c.get('merchant').id, idParam(c, 'delivery_id', 'Webhook delivery'));
     if (!d) throw notFound('Webhook delivery');
     return ok(c, deliveryView(d, await attemptsOf(deps.db, d.id)));
   });

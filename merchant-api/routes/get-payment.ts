@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
+import { idParam } from '../../api-kit/path-params.js';
 import { paymentStatusView } from '../../api-kit/payment-views.js';
 import { notFound } from '../../core/errors.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
@@ -11,7 +12,7 @@ import { paymentStatusViewSchema } from '../openapi/responses.js';
 /** GET /payments/{payment_id} (spec 4.8): another merchant's payment is a 404, exactly like a missing one. */
 export function registerGetPayment(app: Hono<MerchantEnv>, deps: ApiDeps): void {
   app.get('/payments/:payment_id', async (c) => {
-    const p = await findMerchantPayment(deps.db, c.get('merchant').id, c.req.param('payment_id'));
+    const p = await findMerchantPayment(deps.db, c.get('merchant').id, idParam(c, 'payment_id', 'Payment'));
     if (!p) throw notFound('Payment');
     return ok(c, paymentStatusView(p));
   });

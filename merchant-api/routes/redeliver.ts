@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
+import { idParam } from '../../api-kit/path-params.js';
 import { notFound } from '../../core/errors.js';
 import { attemptsOf, redeliver } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
@@ -11,7 +12,12 @@ import { deliverySchema } from '../openapi/responses.js';
 /** POST /webhook-deliveries/{delivery_id}/redeliver (202): the same delivery id again, freshly signed, now. */
 export function registerRedeliver(app: Hono<MerchantEnv>, deps: ApiDeps): void {
   app.post('/webhook-deliveries/:delivery_id/redeliver', async (c) => {
-    const d = await redeliver(deps.db, c.get('merchant').id, c.req.param('delivery_id'), deps.clock.now());
+    const d = await redeliver(
+      deps.db,
+      c.get('merchant').id,
+      idParam(c, 'delivery_id', 'Webhook delivery'),
+      deps.clock.now(),
+    );
     if (!d) throw notFound('Webhook delivery');
     deps.webhooks.wake();
     return ok(
