@@ -121,8 +121,10 @@ describe('a NUL character (U+0000), which PostgreSQL text cannot hold', () => {
       ['/api/dropin/v1/sessions', { amount: 25, customer: { email: 'ann@example.com', name: 'A\u0000' } }, null],
       [`/api/dropin/v1/sessions/${token}/payment`, { currency: 'btc\u0000' }, null],
     ] as const) {
-      const headers = key === null ? { authorization: `Bearer ${t.merchant.public_key}` } : undefined;
-      const r = await t.api(path, { key, headers, body });
+      const r =
+        key === null
+          ? await t.api(path, { key, headers: { authorization: `Bearer ${t.merchant.public_key}` }, body })
+          : await t.api(path, { body });
       expect(r.status, `${path}: ${r.text}`).toBe(422);
       expect(JSON.stringify(r.json.errors), path).toMatch(/NUL character/);
     }
