@@ -4,15 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bech32 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
-import { setXpub } from '../core/addresses/xpubs.js';
 import { MAX_REGTEST_HEIGHT, startLitecoind } from '../core/chains/bitcoin/testing/litecoind.js';
 import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
-import { systemClock } from '../core/clock.js';
-import { newId } from '../core/ids.js';
-import { createMerchant } from '../core/merchants/merchants.js';
-import type { Payment } from '../core/payments/payment.js';
-import { migrate, openStore } from '../core/store/db.js';
 import { freshStoreUrl } from '../server/testing/store.js';
+import { seedLiveStore } from './live-seed.js';
+import { runIfMain } from './standalone.js';
 import { startTarget } from './target-process.js';
 
 export interface BitcoinPhase {
@@ -47,70 +43,6 @@ const TEST_VERSIONS = { private: 0x04358394, public: 0x043587cf };
 /** A random Litecoin regtest P2WPKH address: a stranger's, or an open payment's that nobody pays. */
 function randomAddress(): string {
   return bech32.encode('rltc', [0, ...bech32.toWords(randomBytes(20))]);
-}
-
-/** A live merchant with an LTC key, and `open` waiting LTC payments at random addresses, inserted as rows. */
-async function seedStore(url: string, xpub: string, open: number): Promise<{ key: string; addresses: string[] }> {
-  const store = openStore(url);
-  try {
-    await migrate(store);
-    const { db } = store;
-    const merchant = await createMerchant(db, systemClock, { name: 'Bench live', mode: 'live' });
-    const xp = await setXpub(db, systemClock, merchant.merchant_id, 'ltc', xpub, 'regtest');
-    if (!xp.ok) throw xp.error;
-    const now = Date.now();
-    const addresses: string[] = [];
-    for (let i = 0; i < open; i += 500) {
-      const rows: Payment[] = [];
-      for (let j = i; j < Math.min(open, i + 500); j++) {
-        rows.push({
-          id: newId('pay'),
-          invoice_id: newId('inv'),
-          purchase_id: newId('pur'),
-          merchant_id: merchant.merchant_id,
-          mode: 'live',
-          kind: 'direct',
-          status: 'waiting',
-          status_detail: 'none',
-          sequence: 1,
-          price_amount: '30.00',
-          price_currency: 'USD',
-          pay_currency: 'LTC',
-          network: 'ltc',
-          decimals: 8,
-          precision: 8,
-          pay_amount_units: '30000000',
-          actually_paid_units: '0',
-          rate: '100',
-          pay_address: randomAddress(),
-          extra_id: null,
-          address_index: null,
-          smart_contract: null,
-          customer_name: null,
-          customer_email: 'bench@example.com',
-          order_id: null,
-          order_description: null,
-          success_url: null,
-          cancel_url: null,
-          ipn_callback_url: null,
-          origin_ip: null,
-          is_fixed_rate: 0,
-          is_fee_paid_by_user: 0,
-          time_limit: 86_400,
-          created_at: now,
-          updated_at: now,
-          expires_at: now + 86_400_000,
-          valid_until: now + 2 * 86_400_000,
-          confirmed_at: null,
-        });
-      }
-      await db.insertInto('payments').values(rows).execute();
-      if (addresses.length < 100) addresses.push(...rows.slice(0, 100 - addresses.length).map((r) => r.pay_address));
-    }
-    return { key: merchant.secret_key, addresses };
-  } finally {
-    await store.close();
-  }
 }
 
 function pct(sorted: number[], p: number): number {
@@ -162,7 +94,14 @@ export async function benchBitcoin(
       const store = await freshStoreUrl();
       const xpub = HDKey.fromMasterSeed(randomBytes(32), TEST_VERSIONS).derive("m/84'/1'/0'").publicExtendedKey;
       // Set-up happens here, not in the service's process, so its memory reflects serving, not bulk loading.
-      const { key, addresses } = await seedStore(store.url, xpub, open);
+      const { key, addresses } = await seedLiveStore(store.url, {
+        chain: 'ltc',
+        xpub,
+        net: 'regtest',
+        open,
+        asset: { payCurrency: 'LTC', network: 'ltc', decimals: 8, payAmountUnits: '30000000', rate: '100' },
+        randomAddress,
+      });
       const target = await startTarget('bench/evm-target.ts', {
         DATABASE_URL: store.url,
         CHAINS_CONFIG: configFile,
@@ -272,15 +211,4 @@ export async function benchBitcoin(
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  benchBitcoin().then(
-    (r) => {
-      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-      process.exit(0);
-    },
-    (e) => {
-      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, benchBitcoin);

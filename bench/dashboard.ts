@@ -2,6 +2,7 @@ import { execSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipBest } from '../scripts/gzip-best.js';
 import { freshStoreUrl } from '../server/testing/store.js';
+import { runIfMain } from './standalone.js';
 import { median } from './stats.js';
 import { startTarget } from './target-process.js';
 
@@ -90,15 +91,4 @@ export async function benchDashboard(): Promise<DashboardBench> {
   return { bundle, stores };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  benchDashboard().then(
-    (r) => {
-      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-      process.exit(0);
-    },
-    (e) => {
-      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, benchDashboard);

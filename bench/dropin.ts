@@ -6,6 +6,7 @@ import { chromiumLaunchOptions } from '../e2e/chromium.js';
 import { startShop } from '../e2e/shop-server.js';
 import { gzipBest } from '../scripts/gzip-best.js';
 import { startTestService } from '../server/testing/harness.js';
+import { runIfMain } from './standalone.js';
 import { median } from './stats.js';
 
 const OUT = 'public/dropin/v1';
@@ -217,6 +218,4 @@ export async function benchDropin(runs = 20): Promise<DropinBench> {
 }
 
 // `npx tsx bench/dropin.ts` runs it alone.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  benchDropin().then((r) => console.log(JSON.stringify(r, null, 2)));
-}
+runIfMain(import.meta.url, benchDropin);

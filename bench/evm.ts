@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { type Address, bytesToHex, getAddress, type Hex } from 'viem';
-import { setXpub } from '../core/addresses/xpubs.js';
 import {
   ANVIL_CHAIN_ID,
   ANVIL_FUNDED,
@@ -15,12 +14,9 @@ import {
   startAnvil,
 } from '../core/chains/evm/testing/anvil.js';
 import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
-import { systemClock } from '../core/clock.js';
-import { newId } from '../core/ids.js';
-import { createMerchant } from '../core/merchants/merchants.js';
-import type { Payment } from '../core/payments/payment.js';
-import { migrate, openStore } from '../core/store/db.js';
 import { freshStoreUrl } from '../server/testing/store.js';
+import { seedLiveStore } from './live-seed.js';
+import { runIfMain } from './standalone.js';
 import { startTarget } from './target-process.js';
 
 export interface EvmPhase {
@@ -48,71 +44,6 @@ export interface EvmBench {
   /** Background sends the node refused (they are not in transfersPerBlock). */
   trafficErrors: number;
   note: string;
-}
-
-/** A live merchant with the xpub, and `open` waiting ETH payments at random addresses, inserted as rows. */
-async function seedStore(url: string, xpub: string, open: number): Promise<{ key: string; addresses: Address[] }> {
-  const store = openStore(url);
-  try {
-    await migrate(store);
-    const { db } = store;
-    const merchant = await createMerchant(db, systemClock, { name: 'Bench live', mode: 'live' });
-    const xp = await setXpub(db, systemClock, merchant.merchant_id, 'evm', xpub);
-    if (!xp.ok) throw xp.error;
-    const now = Date.now();
-    const addresses: Address[] = [];
-    for (let i = 0; i < open; i += 500) {
-      const rows: Payment[] = [];
-      for (let j = i; j < Math.min(open, i + 500); j++) {
-        rows.push({
-          id: newId('pay'),
-          invoice_id: newId('inv'),
-          purchase_id: newId('pur'),
-          merchant_id: merchant.merchant_id,
-          mode: 'live',
-          kind: 'direct',
-          status: 'waiting',
-          status_detail: 'none',
-          sequence: 1,
-          price_amount: '30.00',
-          price_currency: 'USD',
-          pay_currency: 'ETH',
-          network: 'eth',
-          decimals: 18,
-          precision: 18,
-          pay_amount_units: '10000000000000000',
-          actually_paid_units: '0',
-          rate: '3000',
-          pay_address: getAddress(bytesToHex(randomBytes(20))),
-          extra_id: null,
-          address_index: null,
-          smart_contract: null,
-          customer_name: null,
-          customer_email: 'bench@example.com',
-          order_id: null,
-          order_description: null,
-          success_url: null,
-          cancel_url: null,
-          ipn_callback_url: null,
-          origin_ip: null,
-          is_fixed_rate: 0,
-          is_fee_paid_by_user: 0,
-          time_limit: 86_400,
-          created_at: now,
-          updated_at: now,
-          expires_at: now + 86_400_000,
-          valid_until: now + 2 * 86_400_000,
-          confirmed_at: null,
-        });
-      }
-      await db.insertInto('payments').values(rows).execute();
-      if (addresses.length < 100)
-        addresses.push(...rows.slice(0, 100 - addresses.length).map((r) => r.pay_address as Address));
-    }
-    return { key: merchant.secret_key, addresses };
-  } finally {
-    await store.close();
-  }
 }
 
 function pct(sorted: number[], p: number): number {
@@ -229,7 +160,15 @@ export async function benchEvm(
     for (const open of opts.openCounts ?? [100, 100_000]) {
       const store = await freshStoreUrl();
       // Set-up happens here, not in the service's process, so its memory reflects serving, not bulk loading.
-      const { key, addresses } = await seedStore(store.url, xpub, open);
+      const seeded = await seedLiveStore(store.url, {
+        chain: 'evm',
+        xpub,
+        open,
+        asset: { payCurrency: 'ETH', network: 'eth', decimals: 18, payAmountUnits: '10000000000000000', rate: '3000' },
+        randomAddress: () => getAddress(bytesToHex(randomBytes(20))),
+      });
+      const key = seeded.key;
+      const addresses = seeded.addresses as Address[];
       const target = await startTarget('bench/evm-target.ts', {
         DATABASE_URL: store.url,
         CHAINS_CONFIG: configFile,
@@ -347,15 +286,4 @@ export async function benchEvm(
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  benchEvm().then(
-    (r) => {
-      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-      process.exit(0);
-    },
-    (e) => {
-      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, benchEvm);

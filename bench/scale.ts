@@ -1,4 +1,5 @@
 import { freshStoreUrl } from '../server/testing/store.js';
+import { runIfMain } from './standalone.js';
 import { median } from './stats.js';
 import { startTarget } from './target-process.js';
 
@@ -133,15 +134,4 @@ export async function benchScale(): Promise<ScaleBench> {
   return { small: SMALL, large: LARGE, pending: 100_000, stores };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  benchScale().then(
-    (r) => {
-      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-      process.exit(0);
-    },
-    (e) => {
-      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, benchScale);

@@ -5,6 +5,7 @@ import { chromiumLaunchOptions } from '../e2e/chromium.js';
 import { startLiveWorld } from '../e2e/live-world.js';
 import { injectTestWallet, walletCalls } from '../e2e/test-wallet.js';
 import { gzipBest } from '../scripts/gzip-best.js';
+import { runIfMain } from './standalone.js';
 import { median } from './stats.js';
 
 const OUT = 'public/dropin/v1';
@@ -76,6 +77,4 @@ export async function benchWallet(runs = 9): Promise<WalletBench> {
 }
 
 // `npx tsx bench/wallet.ts` runs it alone.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  benchWallet().then((r) => console.log(JSON.stringify(r, null, 2)));
-}
+runIfMain(import.meta.url, benchWallet);

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { freshStoreUrl } from '../server/testing/store.js';
+import { runIfMain } from './standalone.js';
 import { startTarget } from './target-process.js';
 
 export interface WebhookFigures {
@@ -202,6 +203,4 @@ export async function benchWebhooks(
   return { targets: { deliveriesPerSecond: 1000, p50Ms: 50 }, stores };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  benchWebhooks().then((r) => process.stdout.write(`${JSON.stringify(r, null, 2)}\n`));
-}
+runIfMain(import.meta.url, benchWebhooks);
