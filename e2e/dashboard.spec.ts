@@ -164,6 +164,8 @@ test.describe('merchant dashboard pages', () => {
       // The live merchant: https to public addresses only; its secret rotated and shown once.
       await page.getByLabel('Merchant').selectOption(dash.live.merchant_id);
       await expect(page).toHaveURL(new RegExp(`/m/${dash.live.merchant_id}/webhooks`));
+      // The live merchant's endpoint on screen (it has none yet), not the test merchant's still shown while it loads.
+      await expect(page.locator('[data-field="endpoint-state"]')).toHaveText('no URL set');
       await page.getByLabel('Webhook URL').fill('http://127.0.0.1:9/hook');
       await page.getByRole('button', { name: 'Save URL' }).click();
       await expect(page.locator('#url-err')).toContainText('https');
