@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/schema.js';
+import { TokenBuckets } from '../token-buckets.js';
 
 /*
  * The gap limit. A Bitcoin-family wallet restored from its seed (or scanning for new payments) derives receive
@@ -77,21 +78,19 @@ export async function lastUsedIndex(db: Kysely<Database>, merchantId: string, ne
  * (the payment's transaction rolls back, so the index is not used up).
  */
 export class GapGuard {
-  private readonly buckets = new Map<string, { tokens: number; at: number; warnedAt: number }>();
+  private readonly allowance: TokenBuckets;
+  private readonly warnedAt = new Map<string, number>();
 
-  constructor(private readonly o: GapOptions) {}
+  constructor(private readonly o: GapOptions) {
+    this.allowance = new TokenBuckets(o.now);
+  }
 
   async check(db: Kysely<Database>, merchantId: string, network: string, index: number): Promise<void> {
     if (await seenByWallet(db, merchantId, network, index, this.o.limit)) return;
     const t = this.o.now();
     const key = `${merchantId}:${network}`;
-    const rate = this.o.pastLimitPerMinute;
-    const b = this.buckets.get(key) ?? { tokens: rate, at: t, warnedAt: -Infinity };
-    b.tokens = Math.min(rate, b.tokens + ((t - b.at) / 60_000) * rate);
-    b.at = t;
-    this.buckets.set(key, b);
-    if (t - b.warnedAt >= 60_000) {
-      b.warnedAt = t;
+    if (t - (this.warnedAt.get(key) ?? -Infinity) >= 60_000) {
+      this.warnedAt.set(key, t);
       this.o.logger.warn('address gap limit exceeded: the wallet may not see new payments', {
         merchant_id: merchantId,
         network,
@@ -99,14 +98,13 @@ export class GapGuard {
         gap_limit: this.o.limit,
       });
     }
-    if (b.tokens < 1) {
-      const wait = rate > 0 ? Math.max(1, Math.ceil(((1 - b.tokens) / rate) * 60)) : 60;
+    const wait = this.allowance.take(key, this.o.pastLimitPerMinute, 60_000);
+    if (wait > 0) {
       throw new AppError(
         'RATE_LIMITED',
         `Too many unpaid ${network.toUpperCase()} payments in a row: new addresses are past the wallet's gap limit of ${this.o.limit}; try again later`,
         { retryAfter: wait },
       );
     }
-    b.tokens -= 1;
   }
 }
