@@ -4,7 +4,6 @@ import {
   BaseError,
   createPublicClient,
   createWalletClient,
-  encodeFunctionData,
   formatEther,
   formatGwei,
   getAddress,
@@ -25,6 +24,7 @@ import type { Logger } from '../log.js';
 import type { Database } from '../store/schema.js';
 import { forwarderAddress, implementationOf } from './address.js';
 import { markSwept, type Unswept, unsweptForwarders } from './store.js';
+import { flushManyData, sweepEntry } from './sweep-transaction.js';
 
 type Db = Kysely<Database>;
 
@@ -54,11 +54,6 @@ function backoffMs(attempts: number): number {
   return Math.min(6 * 3_600_000, 60_000 * 2 ** Math.max(0, attempts - 1));
 }
 
-/** The flushMany call data for forwarders: each with its payout, salt and the token contracts it holds. */
-export function flushManyData(sweeps: { payout: Address; salt: Hex; tokens: Address[] }[]): Hex {
-  return encodeFunctionData({ abi: forwarderFactoryAbi, functionName: 'flushMany', args: [sweeps] });
-}
-
 /**
  * One EVM network's forwarders: checks the factory on chain, notices flushes made by anyone (the dashboard's wallet,
  * the CLI's calldata, a stranger: every flush emits `Flushed` from the forwarder), and with a relayer key sends
@@ -70,7 +65,6 @@ export class ForwarderSweeper {
   private readonly key: string;
   private readonly client: PublicClient;
   private readonly account: ReturnType<typeof privateKeyToAccount> | null;
-  private readonly contractOf: Map<string, Address>;
   private state: SweeperStatus;
   private lastWarnAt = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -91,7 +85,6 @@ export class ForwarderSweeper {
         transport: http(config.rpcUrl, { timeout: config.timeoutMs, retryCount: 0 }),
       });
     this.account = fwd.relayerKey ? privateKeyToAccount(fwd.relayerKey) : null;
-    this.contractOf = new Map(config.tokens.map((t) => [t.asset, t.contract as Address]));
     this.state = {
       network: config.network,
       factory: fwd.factory,
@@ -340,7 +333,7 @@ export class ForwarderSweeper {
       return;
     }
     const batch = due.slice(0, this.fwd.batchSize);
-    const data = flushManyData(batch.map((u) => this.sweepOf(u)));
+    const data = flushManyData(batch.map((u) => sweepEntry(u, this.config)));
     const to = this.fwd.factory;
     const gas = ((await this.client.estimateGas({ account: account.address, to, data })) * 12n) / 10n;
     const cost = gas * gasPrice;
@@ -399,15 +392,6 @@ export class ForwarderSweeper {
     } catch (e) {
       await this.settle(id, 'failed', { error: this.safe(e), at: now });
     }
-  }
-
-  /** A forwarder's entry in flushMany: the token contracts of its unswept deposits (the native coin always goes). */
-  sweepOf(u: Unswept): { payout: Address; salt: Hex; tokens: Address[] } {
-    const tokens = [...u.units.keys()].flatMap((asset) => {
-      const c = this.contractOf.get(asset);
-      return c ? [c] : [];
-    });
-    return { payout: u.forwarder.payout as Address, salt: u.forwarder.salt as Hex, tokens };
   }
 
   private warnOnce(message: string): void {
