@@ -34,6 +34,15 @@ contract BurnsGas {
     }
 }
 
+/// A payout whose receive needs more than the 2,300 stipend (a first storage write, as contract wallets may do).
+contract HungryPayout {
+    uint256 public received;
+
+    receive() external payable {
+        received += msg.value;
+    }
+}
+
 contract ForwarderTest is Test {
     ForwarderFactory factory;
     SixDecimalToken usdc;
@@ -250,5 +259,26 @@ contract ForwarderTest is Test {
         factory.flush(payout, salt, tokens());
         assertBalances(payout, 2 * eth, second, first + second, "payout");
         assertBalances(fwd, 0, 0, 0, "forwarder");
+    }
+
+    /// A gas estimate is the least gas that does not revert: under any limit where the flush succeeds, the payout
+    /// must really have had its NATIVE_SEND_GAS, or a wallet's estimate would "sweep" and leave the ETH behind.
+    function testFuzz_AFlushThatSucceedsDeliversTheEthToAContractPayout(uint256 gasLimit, bool batch) public {
+        gasLimit = bound(gasLimit, 30_000, 400_000);
+        address hungry = address(new HungryPayout());
+        address fwd = factory.forwarderAddress(hungry, SALT);
+        pay(fwd, 1 ether, 0, 0);
+        ForwarderFactory.Sweep[] memory sweeps = new ForwarderFactory.Sweep[](1);
+        sweeps[0] = sweep(hungry, SALT);
+        bytes memory data = batch
+            ? abi.encodeCall(ForwarderFactory.flushMany, (sweeps))
+            : abi.encodeCall(ForwarderFactory.flush, (hungry, SALT, new address[](0)));
+        (bool ok,) = address(factory).call{gas: gasLimit}(data);
+        if (ok) {
+            vm.assertEq(hungry.balance, 1 ether, "a successful flush delivered the ETH");
+            vm.assertEq(fwd.balance, 0, "nothing left behind");
+        } else {
+            vm.assertEq(fwd.balance, 1 ether, "a failed flush left everything in place");
+        }
     }
 }
