@@ -161,6 +161,31 @@ async function main(): Promise<void> {
     rows.push(['evm CPU/block ratio (100k vs 100 open)', `${evm.cpuRatio}x`, 'floor <= 1.2x']);
   }
 
+  const forwarders = await optional('forwarders', async () => (await import('./forwarders.js')).benchForwarders());
+  results.forwarders = forwarders;
+  if ('skipped' in forwarders) rows.push(['forwarders', 'skipped', forwarders.skipped]);
+  else {
+    const price = `at ${forwarders.gasPriceGwei} gwei, ETH ${forwarders.ethUsd} USD`;
+    for (const [size, r] of Object.entries(forwarders.batches))
+      rows.push([
+        `forwarder sweep, batch of ${size} (deploy + flush, no-bool token)`,
+        `${r.gasPerPayment} gas/payment`,
+        `$${r.usdPerPayment.toFixed(2)} ${price}; ${r.gasTotal} gas in 1 tx`,
+      ]);
+    const l = forwarders.laterFlush10;
+    rows.push([
+      'forwarder later flush, batch of 10 (deployed)',
+      `${l.gasPerPayment} gas/payment`,
+      `$${l.usdPerPayment.toFixed(2)} ${price}`,
+    ]);
+    const x = forwarders.xpubSweep;
+    rows.push([
+      'classic xpub sweep (21,000 top-up + token transfer)',
+      `${x.gasPerPayment} gas/payment`,
+      `$${x.usdPerPayment.toFixed(2)} ${price}; 2 txs per payment, top-up leftover stranded`,
+    ]);
+  }
+
   const bitcoin = await optional('bitcoin', async () => (await import('./bitcoin.js')).benchBitcoin());
   results.bitcoin = bitcoin;
   if ('skipped' in bitcoin) rows.push(['bitcoin', 'skipped', bitcoin.skipped]);

@@ -45,6 +45,10 @@ contract Forwarder {
         }
         uint256 value = address(this).balance;
         if (value != 0) {
+            // Too little gas left to give the payout its NATIVE_SEND_GAS (63/64 rule, plus the call's own cost, up to
+            // 25,000 for a new account): revert. Otherwise the send would fail silently under a low limit, and a gas
+            // estimate (the least gas that does not revert) would settle there: the flush "succeeds", the ETH stays.
+            if (gasleft() < NATIVE_SEND_GAS + NATIVE_SEND_GAS / 63 + 40_000) revert();
             bool ok;
             // No return data is copied: a payout cannot make this call expensive by answering with a large one.
             assembly ("memory-safe") {
