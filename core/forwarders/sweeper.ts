@@ -12,6 +12,7 @@ import {
   keccak256,
   type PublicClient,
   parseEventLogs,
+  zeroAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { forwarderAbi, forwarderFactoryAbi } from '../../contracts/build/forwarders.js';
@@ -23,10 +24,16 @@ import { newId } from '../ids.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/schema.js';
 import { forwarderAddress, implementationOf } from './address.js';
+import { coverage } from './coverage.js';
 import { markSwept, type Unswept, unsweptForwarders } from './store.js';
 import { flushManyData, sweepEntry } from './sweep-transaction.js';
 
 type Db = Kysely<Database>;
+
+const FLUSHED = forwarderAbi.find((x) => x.type === 'event' && x.name === 'Flushed') as Extract<
+  (typeof forwarderAbi)[number],
+  { type: 'event'; name: 'Flushed' }
+>;
 
 export interface SweeperDeps {
   db: Db;
@@ -132,7 +139,7 @@ export class ForwarderSweeper {
       unswept = await unsweptForwarders(this.deps.db, query);
     this.state.unswept = { forwarders: unswept.length, units: totals(unswept) };
     if (!this.account) return;
-    if (await this.followPending()) return;
+    if (await this.followPending(confirmedHeight)) return;
     await this.relay(await unsweptForwarders(this.deps.db, { ...query, dueOnly: true }));
   }
 
@@ -179,34 +186,36 @@ export class ForwarderSweeper {
   }
 
   /**
-   * Flushes anyone made: a forwarder's `Flushed` log in a block after its last unswept deposit covers that deposit.
-   * Returns how many forwarders it marked swept.
+   * Flushes anyone made (the dashboard's wallet, the CLI's calldata, a stranger): a forwarder is swept once each asset
+   * of its unswept deposits has a `Flushed` log after them. Returns how many forwarders it marked swept.
    */
   private async reconcile(unswept: Unswept[]): Promise<number> {
     let marked = 0;
     for (let i = 0; i < unswept.length; i += 200) {
       const chunk = unswept.slice(i, i + 200);
-      const from = Math.min(...chunk.map((u) => u.throughHeight));
       const logs = await this.client.getLogs({
         address: chunk.map((u) => u.forwarder.address as Address),
-        event: forwarderAbi.find((x) => x.type === 'event' && x.name === 'Flushed') as (typeof forwarderAbi)[number] & {
-          type: 'event';
-        },
-        fromBlock: BigInt(from + 1),
+        event: FLUSHED,
+        fromBlock: BigInt(Math.min(...chunk.map((u) => u.throughHeight)) + 1),
       });
-      const latest = new Map<string, { block: number; tx: Hex }>();
-      for (const l of logs) {
-        if (l.blockNumber === null || l.transactionHash === null) continue;
-        const a = getAddress(l.address);
-        const block = Number(l.blockNumber);
-        if ((latest.get(a)?.block ?? -1) < block) latest.set(a, { block, tx: l.transactionHash });
-      }
+      const flushes = logs.flatMap((l) =>
+        l.blockNumber === null || l.transactionHash === null || !l.args.token
+          ? []
+          : [
+              {
+                forwarder: getAddress(l.address),
+                token: getAddress(l.args.token),
+                block: Number(l.blockNumber),
+                tx: l.transactionHash,
+              },
+            ],
+      );
       for (const u of chunk) {
-        const seen = latest.get(getAddress(u.forwarder.address));
-        if (!seen || seen.block <= u.throughHeight) continue;
+        const c = coverage(u, flushes, this.tokenOf);
+        if (!('through' in c)) continue;
         await markSwept(this.deps.db, u.forwarder.payment_id, {
-          throughHeight: seen.block - 1,
-          txHash: seen.tx,
+          throughHeight: c.through,
+          txHash: c.tx,
           at: this.deps.clock.now(),
         });
         marked++;
@@ -215,8 +224,12 @@ export class ForwarderSweeper {
     return marked;
   }
 
+  /** The token a deposit's asset is flushed as: its contract, or the zero address for the native coin. */
+  private readonly tokenOf = (asset: string): Address =>
+    (this.config.tokens.find((t) => t.asset === asset)?.contract as Address | undefined) ?? zeroAddress;
+
   /** The relayer's transaction in flight, if any: settles it once mined. True while one is still pending. */
-  private async followPending(): Promise<boolean> {
+  private async followPending(confirmedHeight: number): Promise<boolean> {
     const db = this.deps.db;
     const sweep = await db
       .selectFrom('evm_sweeps')
@@ -235,7 +248,7 @@ export class ForwarderSweeper {
         try {
           await this.client.sendRawTransaction({ serializedTransaction: sweep.raw_tx as Hex });
         } catch (e) {
-          await this.settle(sweep.id, 'failed', { error: this.safe(e), at: now });
+          await this.settle(sweep.id, { status: 'failed', error: this.safe(e), at: now });
           return false;
         }
       }
@@ -244,41 +257,66 @@ export class ForwarderSweeper {
     }
     const block = Number(receipt.blockNumber);
     const fee = receipt.gasUsed * receipt.effectiveGasPrice;
-    if (receipt.status === 'success') {
-      const flushed = parseEventLogs({ abi: forwarderAbi, logs: receipt.logs, eventName: 'Flushed' }).length;
-      const members = await db
-        .selectFrom('evm_forwarders')
-        .select('payment_id')
-        .where('pending_sweep_id', '=', sweep.id)
-        .execute();
-      // Everything up to the block before this one was in the forwarders when the flush ran.
-      for (const m of members)
-        await markSwept(db, m.payment_id, { throughHeight: block - 1, txHash: sweep.tx_hash, at: now });
-      await this.settle(sweep.id, 'succeeded', { block, gasUsed: receipt.gasUsed, fee, at: now });
-      this.deps.logger.info('forwarders swept', {
-        network: this.network,
-        tx: sweep.tx_hash,
-        forwarders: members.length,
-        transfers: flushed,
-        gas_used: receipt.gasUsed.toString(),
-        fee: formatEther(fee),
-      });
-    } else {
-      await this.settle(sweep.id, 'failed', { block, gasUsed: receipt.gasUsed, fee, error: 'reverted', at: now });
+    const mined = { block, gasUsed: receipt.gasUsed, fee, at: now };
+    if (receipt.status !== 'success') {
+      await this.settle(sweep.id, { ...mined, status: 'failed', error: 'the transaction reverted' });
+      return false;
     }
+    const flushes = parseEventLogs({ abi: forwarderAbi, logs: receipt.logs, eventName: 'Flushed' }).map((l) => ({
+      forwarder: getAddress(l.address),
+      token: getAddress(l.args.token),
+      block,
+      tx: sweep.tx_hash as Hex,
+    }));
+    const members = (
+      await unsweptForwarders(db, { network: this.network, chainKey: this.key, confirmedHeight, now })
+    ).filter((u) => u.forwarder.pending_sweep_id === sweep.id);
+    let swept = 0;
+    const refused: { paymentId: string; error: string }[] = [];
+    for (const u of members) {
+      const c = coverage(u, flushes, this.tokenOf);
+      if ('through' in c) {
+        await markSwept(db, u.forwarder.payment_id, { throughHeight: c.through, txHash: c.tx, at: now });
+        swept++;
+      } else
+        refused.push({
+          paymentId: u.forwarder.payment_id,
+          error: `the payout did not take the ${c.missing} sent to it`,
+        });
+    }
+    await this.settle(sweep.id, { ...mined, status: 'succeeded', refused });
+    this.deps.logger.info('forwarders swept', {
+      network: this.network,
+      tx: sweep.tx_hash,
+      forwarders: swept,
+      refused: refused.length,
+      gas_used: receipt.gasUsed.toString(),
+      fee: formatEther(fee),
+    });
     return false;
   }
 
+  /**
+   * Records how a relayer transaction ended. Its forwarders leave it: a failed one's (or one whose payout refused an
+   * asset) wait out a growing backoff before the next try; the others were marked swept already.
+   */
   private async settle(
     id: string,
-    status: 'succeeded' | 'failed',
-    s: { block?: number; gasUsed?: bigint; fee?: bigint; error?: string; at: number },
+    s: {
+      status: 'succeeded' | 'failed';
+      block?: number;
+      gasUsed?: bigint;
+      fee?: bigint;
+      error?: string;
+      refused?: { paymentId: string; error: string }[];
+      at: number;
+    },
   ): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('evm_sweeps')
         .set({
-          status,
+          status: s.status,
           block_height: s.block ?? null,
           gas_used: s.gasUsed?.toString() ?? null,
           fee_wei: s.fee?.toString() ?? null,
@@ -287,28 +325,32 @@ export class ForwarderSweeper {
         })
         .where('id', '=', id)
         .execute();
-      if (status === 'failed') {
-        const members = await trx
-          .selectFrom('evm_forwarders')
-          .select(['payment_id', 'sweep_attempts'])
-          .where('pending_sweep_id', '=', id)
+      const members = await trx
+        .selectFrom('evm_forwarders')
+        .select(['payment_id', 'sweep_attempts'])
+        .where('pending_sweep_id', '=', id)
+        .execute();
+      for (const m of members) {
+        const error =
+          s.status === 'failed' ? (s.error ?? 'failed') : s.refused?.find((r) => r.paymentId === m.payment_id)?.error;
+        const attempts = Number(m.sweep_attempts) + 1;
+        await trx
+          .updateTable('evm_forwarders')
+          .set(
+            error
+              ? {
+                  pending_sweep_id: null,
+                  sweep_attempts: attempts,
+                  next_sweep_at: s.at + backoffMs(attempts),
+                  sweep_error: error,
+                }
+              : { pending_sweep_id: null },
+          )
+          .where('payment_id', '=', m.payment_id)
           .execute();
-        for (const m of members) {
-          const attempts = Number(m.sweep_attempts) + 1;
-          await trx
-            .updateTable('evm_forwarders')
-            .set({
-              pending_sweep_id: null,
-              sweep_attempts: attempts,
-              next_sweep_at: s.at + backoffMs(attempts),
-              sweep_error: s.error ?? 'failed',
-            })
-            .where('payment_id', '=', m.payment_id)
-            .execute();
-        }
       }
     });
-    if (status === 'failed')
+    if (s.status === 'failed')
       this.deps.logger.warn('forwarder sweep failed', { network: this.network, sweep: id, error: s.error });
   }
 
@@ -332,7 +374,8 @@ export class ForwarderSweeper {
       this.state.waiting = `gas price ${formatGwei(gasPrice)} gwei is above sweepMaxGasPriceGwei ${formatGwei(this.fwd.maxGasPriceWei)}`;
       return;
     }
-    const batch = due.slice(0, this.fwd.batchSize);
+    const batch = await this.sendable(due.slice(0, this.fwd.batchSize), account.address, now);
+    if (batch.length === 0) return;
     const data = flushManyData(batch.map((u) => sweepEntry(u, this.config)));
     const to = this.fwd.factory;
     const gas = ((await this.client.estimateGas({ account: account.address, to, data })) * 12n) / 10n;
@@ -390,7 +433,46 @@ export class ForwarderSweeper {
       await this.client.sendRawTransaction({ serializedTransaction: raw });
       this.state.waiting = `sweep transaction ${hash} is waiting to be mined`;
     } catch (e) {
-      await this.settle(id, 'failed', { error: this.safe(e), at: now });
+      await this.settle(id, { status: 'failed', error: this.safe(e), at: now });
+    }
+  }
+
+  /**
+   * The batch without the forwarders whose flush would revert (a token that refuses its payout: a blacklisted or
+   * paused token): one of them must not hold back every other merchant's sweep. Each is tried alone only when the
+   * whole batch fails its estimate; those that fail alone wait out a backoff with the node's reason recorded.
+   */
+  private async sendable(batch: Unswept[], from: Address, now: number): Promise<Unswept[]> {
+    const estimate = (list: Unswept[]) =>
+      this.client.estimateGas({
+        account: from,
+        to: this.fwd.factory,
+        data: flushManyData(list.map((u) => sweepEntry(u, this.config))),
+      });
+    try {
+      await estimate(batch);
+      return batch;
+    } catch {
+      const ok: Unswept[] = [];
+      for (const u of batch) {
+        try {
+          await estimate([u]);
+          ok.push(u);
+        } catch (e) {
+          const attempts = Number(u.forwarder.sweep_attempts) + 1;
+          await this.deps.db
+            .updateTable('evm_forwarders')
+            .set({ sweep_attempts: attempts, next_sweep_at: now + backoffMs(attempts), sweep_error: this.safe(e) })
+            .where('payment_id', '=', u.forwarder.payment_id)
+            .execute();
+          this.deps.logger.warn('forwarder cannot be flushed', {
+            network: this.network,
+            forwarder: u.forwarder.address,
+            error: this.safe(e),
+          });
+        }
+      }
+      return ok;
     }
   }
 
