@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Address, getAddress, getContractAddress, type Hex, parseEther } from 'viem';
+import { type Address, getAddress, getContractAddress, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileNoBoolToken } from '../../contracts/test/no-bool-token.js';
