@@ -66,7 +66,11 @@ async function admin(args: string[], env: Record<string, string>, stdin = '') {
     stderr += d.toString();
   });
   child.stdin.end(stdin);
-  const miner = setInterval(() => void anvil.test.mine({ blocks: 1 }).catch(() => undefined), 300);
+  // Mines only when the CLI has sent a transaction: idle blocks would only give the watcher work to catch up on.
+  const miner = setInterval(async () => {
+    const waiting = await anvil.public.getBlockTransactionCount({ blockTag: 'pending' }).catch(() => 0);
+    if (waiting > 0) await anvil.test.mine({ blocks: 1 }).catch(() => undefined);
+  }, 300);
   const code = await new Promise<number>((r) => child.once('exit', (c) => r(c ?? 1)));
   clearInterval(miner);
   return { code, stdout, stderr };
@@ -81,6 +85,7 @@ async function processed(height: number) {
   await until(
     () => t.service.deps.chains.headOf('live:eth'),
     (h) => h !== null && h >= height,
+    60_000,
   );
 }
 

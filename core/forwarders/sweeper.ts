@@ -24,7 +24,7 @@ import { newId } from '../ids.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/schema.js';
 import { forwarderAddress, implementationOf } from './address.js';
-import { coverage } from './coverage.js';
+import { coverage, type FlushLog } from './coverage.js';
 import { markSwept, type Unswept, unsweptForwarders } from './store.js';
 import { flushManyData, sweepEntry } from './sweep-transaction.js';
 
@@ -74,6 +74,8 @@ export class ForwarderSweeper {
   private readonly account: ReturnType<typeof privateKeyToAccount> | null;
   private state: SweeperStatus;
   private lastWarnAt = 0;
+  /** Per listed forwarder: the block its Flushed logs were read through, and those found after its deposits. */
+  private readonly scanned = new Map<string, { through: number; flushes: FlushLog[] }>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
@@ -191,33 +193,48 @@ export class ForwarderSweeper {
    */
   private async reconcile(unswept: Unswept[]): Promise<number> {
     let marked = 0;
+    const tip = Number(await this.client.getBlockNumber());
+    const listed = new Set(unswept.map((u) => u.forwarder.payment_id));
+    for (const id of this.scanned.keys()) if (!listed.has(id)) this.scanned.delete(id);
     for (let i = 0; i < unswept.length; i += 200) {
       const chunk = unswept.slice(i, i + 200);
-      const logs = await this.client.getLogs({
-        address: chunk.map((u) => u.forwarder.address as Address),
-        event: FLUSHED,
-        fromBlock: BigInt(Math.min(...chunk.map((u) => u.throughHeight)) + 1),
-      });
-      const flushes = logs.flatMap((l) =>
-        l.blockNumber === null || l.transactionHash === null || !l.args.token
-          ? []
-          : [
-              {
-                forwarder: getAddress(l.address),
-                token: getAddress(l.args.token),
-                block: Number(l.blockNumber),
-                tx: l.transactionHash,
-              },
-            ],
-      );
+      // Each forwarder's logs are read once per block: from its deposits on the first time it is listed, then only
+      // the blocks since the last pass (a long-unswept forwarder never makes a node search its whole history again).
+      const fromOf = (u: Unswept) => (this.scanned.get(u.forwarder.payment_id)?.through ?? u.throughHeight) + 1;
+      const from = Math.min(...chunk.map(fromOf));
+      if (from <= tip) {
+        const logs = await this.client.getLogs({
+          address: chunk.map((u) => u.forwarder.address as Address),
+          event: FLUSHED,
+          fromBlock: BigInt(from),
+          toBlock: BigInt(tip),
+        });
+        for (const l of logs) {
+          if (l.blockNumber === null || l.transactionHash === null || !l.args.token) continue;
+          const u = chunk.find((x) => x.forwarder.address === getAddress(l.address));
+          if (!u || Number(l.blockNumber) < fromOf(u)) continue;
+          const seen = this.scanned.get(u.forwarder.payment_id) ?? { through: tip, flushes: [] };
+          seen.flushes.push({
+            forwarder: getAddress(l.address),
+            token: getAddress(l.args.token),
+            block: Number(l.blockNumber),
+            tx: l.transactionHash,
+          });
+          this.scanned.set(u.forwarder.payment_id, seen);
+        }
+      }
       for (const u of chunk) {
-        const c = coverage(u, flushes, this.tokenOf);
+        const seen = this.scanned.get(u.forwarder.payment_id) ?? { through: tip, flushes: [] };
+        seen.through = Math.max(seen.through, tip);
+        this.scanned.set(u.forwarder.payment_id, seen);
+        const c = coverage(u, seen.flushes, this.tokenOf);
         if (!('through' in c)) continue;
         await markSwept(this.deps.db, u.forwarder.payment_id, {
           throughHeight: c.through,
           txHash: c.tx,
           at: this.deps.clock.now(),
         });
+        this.scanned.delete(u.forwarder.payment_id);
         marked++;
       }
     }
