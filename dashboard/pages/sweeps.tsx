@@ -93,10 +93,10 @@ function NetworkSection({
       busy.value = false;
     }
   };
-  const h = `sweeps-${n.network}`;
+  const headingId = `sweeps-${n.network}`;
   return (
-    <section aria-labelledby={h} data-network={n.network}>
-      <h2 id={h}>
+    <section aria-labelledby={headingId} data-network={n.network}>
+      <h2 id={headingId}>
         {n.network} (chain {n.chain_id})
       </h2>
       <SweeperState n={n} />
