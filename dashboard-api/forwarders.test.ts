@@ -1,17 +1,20 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getAddress } from 'viem';
+import { decodeFunctionData, getAddress, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwarderFactoryAbi, forwarderFactoryBytecode } from '../contracts/build/forwarders.js';
 import {
   ANVIL_CHAIN_ID,
   ANVIL_FUNDED,
   ANVIL_FUNDED_2,
+  ANVIL_FUNDED_3,
   type Anvil,
   minedReceipt,
   startAnvil,
 } from '../core/chains/evm/testing/anvil.js';
+import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
+import { forwarderAddress, forwarderSalt } from '../core/forwarders/address.js';
 import { createMerchant } from '../core/merchants/merchants.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 import { type DashClient, userOf } from './testing/client.js';
@@ -29,6 +32,8 @@ let owner: DashClient;
 let viewer: DashClient;
 let stranger: DashClient;
 let liveId: string;
+let liveKey: string;
+let rates: { url: string; close(): Promise<void> };
 let base: string;
 
 const PAYOUT = ANVIL_FUNDED_2;
@@ -64,9 +69,15 @@ beforeAll(async () => {
       },
     }),
   );
-  t = await startTestService({ start: true, env: { CHAINS_CONFIG: chainsFile, LOG_LEVEL: 'silent' } });
+  rates = await startRatesServer({ ethereum: 3000, tether: 1, 'usd-coin': 1 });
+  t = await startTestService({
+    start: true,
+    env: { CHAINS_CONFIG: chainsFile, RATES_BASE_URL: rates.url, LOG_LEVEL: 'silent' },
+  });
   const { db, clock } = t.service.deps;
-  liveId = (await createMerchant(db, clock, { name: 'Live shop', mode: 'live' })).merchant_id;
+  const live = await createMerchant(db, clock, { name: 'Live shop', mode: 'live' });
+  liveId = live.merchant_id;
+  liveKey = live.secret_key;
   const other = await createMerchant(db, clock, { name: 'Other shop', mode: 'live' });
   owner = await userOf(t, liveId, 'owner@shop.example');
   viewer = await userOf(t, liveId, 'viewer@shop.example', 'viewer');
@@ -77,6 +88,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await anvil?.stop();
+  await rates?.close();
   rmSync(chainsFile, { force: true });
 });
 
@@ -189,5 +201,100 @@ describe('payout address: who may', () => {
     const r = await owner.call(`${base}/payout`, { method: 'PUT', body: { address: ANVIL_FUNDED }, csrf: null });
     expect(r.status).toBe(403);
     expect(await storedPayout(liveId)).toBe(PAYOUT);
+  });
+});
+
+describe('forwarders: a paid forwarder, listed, swept by a wallet with the transaction the service built', () => {
+  it('lists the finished payment’s forwarder with its exact amount, builds one flushMany, and shows it swept once mined', async () => {
+    let p: { payment_id: string; pay_address: string; pay_amount: number } | undefined;
+    for (let i = 0; !p; i++) {
+      const r = await t.api('/api/v1/payments', {
+        key: liveKey,
+        body: { amount: 30, currency: 'eth', email: 'f@buyer.example', order_id: `fwd-${i}` },
+      });
+      if (r.status === 201) p = { payment_id: r.json.data.payment.payment_id, ...r.json.data.blockchain };
+      else if (i > 100) throw new Error(`no forwarder payment: ${r.status} ${r.text}`);
+      else await new Promise((res) => setTimeout(res, 100));
+    }
+    const id = p.payment_id;
+    const forwarder = forwarderAddress(factory, PAYOUT, forwarderSalt(id));
+    expect(getAddress(p.pay_address)).toBe(forwarder);
+    const wei = parseEther(String(p.pay_amount));
+    const before = await anvil.public.getBalance({ address: PAYOUT });
+    await anvil.wallet.sendTransaction({ to: forwarder, value: wei, account: ANVIL_FUNDED_3, chain: null });
+    await anvil.test.mine({ blocks: 2 });
+    for (
+      let i = 0;
+      (await t.api(`/api/v1/payments/${id}`, { key: liveKey })).json.data.payment_status !== 'finished';
+      i++
+    ) {
+      if (i > 200) throw new Error('the payment did not finish');
+      await new Promise((res) => setTimeout(res, 100));
+    }
+
+    const listed = (await viewer.call(`${base}/forwarders`)).json.data[0];
+    expect(listed.payouts).toEqual([PAYOUT]);
+    expect(listed.forwarders).toEqual([
+      {
+        payment_id: id,
+        address: forwarder,
+        payout: PAYOUT,
+        amounts: [{ currency: 'ETH', amount: String(p.pay_amount) }],
+        relayer_sweep_pending: false,
+        sweep_error: null,
+        next_sweep_at: null,
+      },
+    ]);
+    const page = (await viewer.call(`${base}/payments/${id}`)).json.data.forwarder;
+    expect(page).toMatchObject({
+      address: forwarder,
+      payout: PAYOUT,
+      swept: false,
+      has_deposits: true,
+      sweep_tx: null,
+    });
+
+    const built = await owner.call(`${base}/forwarders/sweep-transaction`, { body: { network: 'eth' } });
+    expect(built.status).toBe(200);
+    expect(built.json.data).toMatchObject({
+      network: 'eth',
+      chain_id: `0x${ANVIL_CHAIN_ID.toString(16)}`,
+      to: factory,
+      forwarders: [id],
+      payouts: [PAYOUT],
+    });
+    const call = decodeFunctionData({ abi: forwarderFactoryAbi, data: built.json.data.data });
+    expect(call.functionName).toBe('flushMany');
+    expect(call.args).toEqual([[{ payout: PAYOUT, salt: forwarderSalt(id), tokens: [] }]]);
+    // Nothing was written: the sweeper learns of the sweep from the chain.
+    expect((await viewer.call(`${base}/forwarders`)).json.data[0].forwarders).toHaveLength(1);
+
+    // Any account may send it (it pays only gas); the funds can go only to the payout.
+    const hash = await anvil.wallet.sendTransaction({
+      to: built.json.data.to,
+      data: built.json.data.data,
+      account: ANVIL_FUNDED,
+      chain: null,
+    });
+    await anvil.test.mine({ blocks: 1 });
+    expect((await anvil.public.getTransactionReceipt({ hash })).status).toBe('success');
+    expect((await anvil.public.getBalance({ address: PAYOUT })) - before).toBe(wei);
+    for (let i = 0; (await viewer.call(`${base}/forwarders`)).json.data[0].forwarders.length > 0; i++) {
+      if (i > 200) throw new Error('the sweeper never saw the flush');
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const swept = (await viewer.call(`${base}/payments/${id}`)).json.data.forwarder;
+    expect(swept).toMatchObject({ swept: true, sweep_tx: hash, sweep_tx_url: null });
+    const none = await owner.call(`${base}/forwarders/sweep-transaction`, { body: { network: 'eth' } });
+    expect(none.status).toBe(409);
+  });
+
+  it('hides a payment’s forwarder from another merchant (404) and lists none for a test merchant', async () => {
+    const id = (await t.service.deps.db.selectFrom('evm_forwarders').select('payment_id').executeTakeFirstOrThrow())
+      .payment_id;
+    expect((await stranger.call(`/merchants/${liveId}/payments/${id}`)).status).toBe(404);
+    const testOwner = await userOf(t, t.merchant.merchant_id, 'test-reader@shop.example', 'viewer');
+    const r = await testOwner.call(`/merchants/${t.merchant.merchant_id}/forwarders`);
+    expect(r.json.data).toMatchObject([{ network: 'eth', forwarders: [] }]);
   });
 });
