@@ -125,4 +125,36 @@ test.describe('dashboard sweeps (live EVM forwarders on a real anvil, no relayer
     await expect(said.getByRole('link', { name: hash })).toHaveAttribute('href', `${EXPLORER}/tx/${hash}`);
     await expectAccessible(page, 'payment with a swept forwarder');
   });
+
+  test.describe('settings', () => {
+    // The refused checksum is a 422 the page shows under the field.
+    test.use({ allowedErrors: /status of 422/ });
+    test('the owner sees the payout address and where it wins, a bad checksum is refused under the field, a replacement is saved', async ({
+      page,
+      sweep,
+    }) => {
+      const merchantId = sweep.service.merchant.merchant_id;
+      await page.goto(`${sweep.service.url}/dashboard/m/${merchantId}/settings`);
+      await signIn(page);
+      const section = page.locator('section[aria-labelledby="payout-h"]');
+      await expect(section.locator('[data-field="payout"]')).toHaveText(sweep.payout);
+      await expect(section).toContainText('the payout address wins on eth');
+      await expectAccessible(page, 'settings with a payout address');
+      const input = section.getByLabel('Payout address (EVM)');
+      // One capital letter turned small: the checksum catches the typo, and nothing changes.
+      const typo = sweep.payout.replace(/[A-F]/, (c) => c.toLowerCase());
+      await input.fill(typo);
+      await section.getByRole('button', { name: 'Replace payout address' }).click();
+      await expect(section.locator('#payout-err')).toContainText('checksum');
+      await expect(section.locator('[data-field="payout"]')).toHaveText(sweep.payout);
+      const other = privateKeyToAccount(generatePrivateKey()).address;
+      await input.fill(other);
+      await section.getByRole('button', { name: 'Replace payout address' }).click();
+      await expect(section.getByRole('status')).toContainText(`Payout address saved: ${other}`);
+      await expect(section.locator('[data-field="payout"]')).toHaveText(other);
+      await input.fill(sweep.payout);
+      await section.getByRole('button', { name: 'Replace payout address' }).click();
+      await expect(section.locator('[data-field="payout"]')).toHaveText(sweep.payout);
+    });
+  });
 });
