@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
+import { chainKey } from '../../core/chains/types.js';
 import { isoOrNull } from '../../core/clock.js';
 import { unsweptForwarders } from '../../core/forwarders/store.js';
 import { fromUnits } from '../../core/money/decimal.js';
@@ -12,7 +13,7 @@ export const WALLET_SWEEP_MAX = 100;
 
 /** The merchant's forwarders on a network holding confirmed deposits that no flush covered yet, oldest first. */
 export async function merchantUnswept(deps: ApiDeps, n: ForwarderNetwork, merchantId: string) {
-  const key = `live:${n.config.network}`;
+  const key = chainKey('live', n.config.network);
   const head = await deps.chains.headOf(key);
   if (head === null) return [];
   return unsweptForwarders(deps.db, {
