@@ -35,10 +35,33 @@ export interface WalletSweep {
   forwarders: Unswept[];
 }
 
+/** At most this many forwarders go into one wallet sweep (one flushMany): a block's gas limit bounds it. */
+export const WALLET_SWEEP_MAX = 100;
+
+/** A merchant's forwarders on a network holding confirmed deposits that no flush covered yet, oldest first. */
+export async function merchantUnswept(
+  db: Kysely<Database>,
+  network: EvmNetworkConfig,
+  merchantId: string,
+  now: number,
+): Promise<Unswept[]> {
+  if (!network.forwarders) return [];
+  const key = chainKey('live', network.network);
+  const head = await db.selectFrom('chain_checkpoints').select('height').where('chain', '=', key).executeTakeFirst();
+  if (!head) return [];
+  return unsweptForwarders(db, {
+    network: network.network,
+    chainKey: key,
+    confirmedHeight: Number(head.height) - network.confirmations + 1,
+    now,
+    merchantId,
+  });
+}
+
 /**
  * What the dashboard's "Sweep" button and `admin evm sweep --calldata` send: one flushMany to the network's factory
- * for the merchant's forwarders with confirmed, unswept deposits. Null when there is nothing to sweep. Anyone may send
- * it: the funds can only go to each forwarder's own payout.
+ * for the merchant's oldest unswept forwarders (up to WALLET_SWEEP_MAX), each with its own payout. Null when there is
+ * nothing to sweep. Anyone may send it: the funds can only go to each forwarder's payout.
  */
 export async function merchantSweep(
   db: Kysely<Database>,
@@ -46,18 +69,8 @@ export async function merchantSweep(
   merchantId: string,
   now: number,
 ): Promise<WalletSweep | null> {
-  if (!network.forwarders) return null;
-  const key = chainKey('live', network.network);
-  const head = await db.selectFrom('chain_checkpoints').select('height').where('chain', '=', key).executeTakeFirst();
-  if (!head) return null;
-  const forwarders = await unsweptForwarders(db, {
-    network: network.network,
-    chainKey: key,
-    confirmedHeight: Number(head.height) - network.confirmations + 1,
-    now,
-    merchantId,
-  });
-  if (forwarders.length === 0) return null;
+  const forwarders = (await merchantUnswept(db, network, merchantId, now)).slice(0, WALLET_SWEEP_MAX);
+  if (!network.forwarders || forwarders.length === 0) return null;
   return {
     chainId: network.chainId,
     to: network.forwarders.factory,

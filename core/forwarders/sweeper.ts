@@ -80,7 +80,7 @@ export class ForwarderSweeper {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly config: EvmNetworkConfig,
+    readonly config: EvmNetworkConfig,
     private readonly fwd: ForwarderConfig,
     private readonly deps: SweeperDeps,
     client?: PublicClient,

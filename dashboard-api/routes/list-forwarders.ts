@@ -1,29 +1,10 @@
 import type { Hono } from 'hono';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
-import { chainKey } from '../../core/chains/types.js';
 import { isoOrNull } from '../../core/clock.js';
-import { unsweptForwarders } from '../../core/forwarders/store.js';
+import { merchantUnswept, WALLET_SWEEP_MAX } from '../../core/forwarders/sweep-transaction.js';
 import { fromUnits } from '../../core/money/decimal.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { type ForwarderNetwork, forwarderNetworks } from '../forwarder-networks.js';
-
-/** At most this many forwarders go into one wallet sweep (one flushMany): a block's gas limit bounds it. */
-export const WALLET_SWEEP_MAX = 100;
-
-/** The merchant's forwarders on a network holding confirmed deposits that no flush covered yet, oldest first. */
-export async function merchantUnswept(deps: ApiDeps, n: ForwarderNetwork, merchantId: string) {
-  const key = chainKey('live', n.config.network);
-  const head = await deps.chains.headOf(key);
-  if (head === null) return [];
-  return unsweptForwarders(deps.db, {
-    network: n.config.network,
-    chainKey: key,
-    confirmedHeight: head - deps.chains.requiredConfirmations(key) + 1,
-    now: deps.clock.now(),
-    merchantId,
-  });
-}
+import { forwarderNetworks } from '../forwarder-networks.js';
 
 /**
  * GET /merchants/{id}/forwarders: per EVM network with a forwarder factory, the merchant's unswept forwarders with
@@ -37,7 +18,7 @@ export function registerListForwarders(app: Hono<DashEnv>, x: DashCtx): void {
     const out = [];
     for (const n of forwarderNetworks(x.deps)) {
       const status = n.sweeper.status();
-      const list = m.mode === 'live' ? await merchantUnswept(x.deps, n, m.id) : [];
+      const list = m.mode === 'live' ? await merchantUnswept(x.deps.db, n.config, m.id, x.deps.clock.now()) : [];
       out.push({
         network: n.config.network,
         chain_id: n.config.chainId,

@@ -2,9 +2,10 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
+import { payoutCodeOn } from '../../core/forwarders/payout-code.js';
 import { parsePayout, setPayout } from '../../core/forwarders/payouts.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { codeAt, forwarderNetworks } from '../forwarder-networks.js';
+import { forwarderNetworks } from '../forwarder-networks.js';
 
 export const payoutSchema = z.strictObject({ address: z.string().max(200) });
 export type PayoutInput = z.infer<typeof payoutSchema>;
@@ -23,7 +24,10 @@ export function registerSetPayout(app: Hono<DashEnv>, x: DashCtx): void {
     if (!parsed.ok) throw parsed.error;
     const r = await setPayout(x.deps.db, x.deps.clock, c.get('merchant').id, 'evm', parsed.value);
     if (!r.ok) throw r.error;
-    const { contractOn, uncheckedOn } = await codeAt(forwarderNetworks(x.deps), r.value);
+    const { contractOn, uncheckedOn } = await payoutCodeOn(
+      forwarderNetworks(x.deps).map((n) => n.config),
+      r.value,
+    );
     const warnings = [
       ...(contractOn.length
         ? [

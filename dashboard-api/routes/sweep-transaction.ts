@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { AppError, invalid } from '../../core/errors.js';
-import { flushManyData } from '../../core/forwarders/sweeper.js';
+import { merchantSweep } from '../../core/forwarders/sweep-transaction.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { forwarderNetworks } from '../forwarder-networks.js';
-import { merchantUnswept, WALLET_SWEEP_MAX } from './list-forwarders.js';
 
 export const sweepTransactionSchema = z.strictObject({ network: z.string().min(1).max(40) });
 export type SweepTransactionInput = z.infer<typeof sweepTransactionSchema>;
@@ -27,13 +26,14 @@ export function registerSweepTransaction(app: Hono<DashEnv>, x: DashCtx): void {
     if (!n) throw invalid('network', 'No forwarder factory is configured on this network');
     const problem = n.sweeper.status().factoryProblem;
     if (problem) throw new AppError('CONFLICT', `Sweeps on ${n.config.network} are paused: ${problem}`);
-    const list = m.mode === 'live' ? (await merchantUnswept(x.deps, n, m.id)).slice(0, WALLET_SWEEP_MAX) : [];
-    if (list.length === 0) throw new AppError('CONFLICT', `Nothing to sweep on ${n.config.network}`);
+    const sweep = m.mode === 'live' ? await merchantSweep(x.deps.db, n.config, m.id, x.deps.clock.now()) : null;
+    if (!sweep) throw new AppError('CONFLICT', `Nothing to sweep on ${n.config.network}`);
+    const list = sweep.forwarders;
     return ok(c, {
       network: n.config.network,
       chain_id: toHex(n.config.chainId),
-      to: n.sweeper.status().factory,
-      data: flushManyData(list.map((u) => n.sweeper.sweepOf(u))),
+      to: sweep.to,
+      data: sweep.data,
       forwarders: list.map((u) => u.forwarder.payment_id),
       payouts: [...new Set(list.map((u) => u.forwarder.payout))],
     });

@@ -1,6 +1,5 @@
-import { type Address, createPublicClient, http } from 'viem';
 import { getXpub } from '../../core/addresses/xpubs.js';
-import type { EvmNetworkConfig } from '../../core/chains/evm/config.js';
+import { payoutCodeOn } from '../../core/forwarders/payout-code.js';
 import { getPayout, PAYOUT_CHAINS, type PayoutChain, setPayout } from '../../core/forwarders/payouts.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';
@@ -10,20 +9,6 @@ function chainOf(v: unknown): PayoutChain {
   if (!(PAYOUT_CHAINS as readonly string[]).includes(c))
     throw new UsageError(`--chain: one of ${PAYOUT_CHAINS.join(', ')}`);
   return c as PayoutChain;
-}
-
-/**
- * The networks where the address is a contract. A Safe is a fine payout; the operator should still know, since a
- * contract that cannot receive the native coin keeps it in the forwarder. A node that does not answer is skipped.
- */
-export async function contractNetworks(networks: readonly EvmNetworkConfig[], address: Address): Promise<string[]> {
-  const found: string[] = [];
-  for (const n of networks.filter((x) => x.forwarders)) {
-    const client = createPublicClient({ transport: http(n.rpcUrl, { timeout: 5000, retryCount: 0 }) });
-    const code = await client.getCode({ address }).catch(() => undefined);
-    if (code && code !== '0x') found.push(n.network);
-  }
-  return found;
 }
 
 /** Which address a new EVM payment of the merchant pays to, per configured network. */
@@ -57,7 +42,7 @@ export const payoutCommands: Command[] = [
       const merchantId = String(v.merchant);
       const r = await setPayout(ctx.db, ctx.clock, merchantId, chain, String(v.address));
       if (!r.ok) throw new UsageError(`--address: ${r.error.errors?.address?.[0] ?? r.error.message}`);
-      const contractOn = await contractNetworks(ctx.evmNetworks, r.value);
+      const { contractOn } = await payoutCodeOn(ctx.evmNetworks, r.value);
       const d = await describePayout(ctx, merchantId, chain);
       const warning = contractOn.length
         ? `WARNING: ${r.value} is a contract on ${contractOn.join(', ')}: fine for a Safe or a wallet contract; make sure it accepts the native coin, or native deposits stay in their forwarders.`
