@@ -1,4 +1,4 @@
-import { type Eip1193Provider, failureOf, WALLET_TIMEOUT_MS } from '../widget/wallet/send-payment.js';
+import { connectWallet, type Eip1193Provider, failureOf } from '../widget/wallet/send-payment.js';
 
 /** A browser wallet the owner may sweep with: announced by EIP-6963, or the older `window.ethereum`. */
 export interface BrowserWallet {
@@ -60,34 +60,6 @@ export function sweepFailure(e: unknown): string {
  * const hash = await sendSweep(wallet.provider, await api(m(id, '/forwarders/sweep-transaction'), { body: { network } }));
  */
 export async function sendSweep(provider: Eip1193Provider, tx: SweepTransaction): Promise<string> {
-  const request = <T>(method: string, params?: unknown[]) =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(Object.assign(new Error('timeout'), { why: 'timeout' })),
-        WALLET_TIMEOUT_MS,
-      );
-      provider.request(params ? { method, params } : { method }).then(
-        (r) => {
-          clearTimeout(timer);
-          resolve(r as T);
-        },
-        (e: unknown) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      );
-    });
-  const [from] = await request<string[]>('eth_requestAccounts');
-  if (!from) throw Object.assign(new Error('rejected'), { why: 'rejected' });
-  const onChain = async () => BigInt(await request<string>('eth_chainId')) === BigInt(tx.chain_id);
-  if (!(await onChain())) {
-    try {
-      await request('wallet_switchEthereumChain', [{ chainId: tx.chain_id }]);
-    } catch (e) {
-      if ((e as { code?: unknown } | null)?.code === 4001) throw e;
-      throw Object.assign(new Error('switch'), { why: 'switch' });
-    }
-    if (!(await onChain())) throw Object.assign(new Error('switch'), { why: 'switch' });
-  }
+  const { from, request } = await connectWallet(provider, tx);
   return request<string>('eth_sendTransaction', [{ from, to: tx.to, data: tx.data }]);
 }
