@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../core/testing/free-port.js';
 import { startReceiver, type TestReceiver } from '../core/webhooks/testing/receiver.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 
@@ -24,15 +24,6 @@ const proxies: ChildProcess[] = [];
 let published: { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
 let faithful: string;
 let broken: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
-}
 
 /** Starts `prism proxy --errors` on a free port in front of the service; resolves once it listens. */
 async function startPrism(name: string, document: unknown): Promise<string> {
