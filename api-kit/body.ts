@@ -60,7 +60,25 @@ function refuseNul(body: object): void {
   if (Object.keys(errors).length > 0) throw new AppError('VALIDATION_FAILED', 'Validation failed', { errors });
 }
 
-function readIncoming(incoming: IncomingMessage, limitBytes: number): Promise<string> {
+/**
+ * For a route that takes no request body: none, or an empty one, passes; any byte is 413 (the route's limit is 0) rather
+ * than silently ignored, so a client sending data to the wrong route finds out. The OpenAPI document lists 413 there.
+ */
+export async function refuseBody(c: Context): Promise<void> {
+  const noBody = () =>
+    new AppError('PAYLOAD_TOO_LARGE', `${c.req.method} ${c.req.path} takes no request body; send none`);
+  if (Number(requestHeader(c, 'content-length') ?? '0') > 0) throw noBody();
+  const incoming = nodeRequest(c);
+  // Chunked bodies declare no length: read, and refuse at the first byte.
+  const raw = incoming ? await readIncoming(incoming, 0, noBody) : await c.req.text();
+  if (raw.length > 0) throw noBody();
+}
+
+function readIncoming(
+  incoming: IncomingMessage,
+  limitBytes: number,
+  tooBig: () => AppError = () => tooLarge(limitBytes),
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -76,7 +94,7 @@ function readIncoming(incoming: IncomingMessage, limitBytes: number): Promise<st
       if (size > limitBytes) {
         incoming.removeAllListeners('data');
         incoming.resume(); // drain the rest so the 413 can be written on a healthy connection
-        reject(tooLarge(limitBytes));
+        reject(tooBig());
         return;
       }
       chunks.push(chunk);

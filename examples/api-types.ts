@@ -10,13 +10,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
+        /**
+         * This document
+         * @description The OpenAPI 3.1 document of this API, without a key; rate limited per client address.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["getOpenApiDocumentOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`getOpenApiDocument`) does, with the same status and headers and no body.
+         */
+        head: operations["getOpenApiDocumentHead"];
         patch?: never;
         trace?: never;
     };
@@ -39,8 +50,16 @@ export interface paths {
          */
         post: operations["createPayment"];
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, GET, HEAD, OPTIONS.
+         */
+        options: operations["listPaymentsOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`listPayments`) does, with the same status and headers and no body.
+         */
+        head: operations["listPaymentsHead"];
         patch?: never;
         trace?: never;
     };
@@ -59,7 +78,11 @@ export interface paths {
          */
         post: operations["createPaymentLink"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["createPaymentLinkOptions"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -79,8 +102,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["getPaymentOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`getPayment`) does, with the same status and headers and no body.
+         */
+        head: operations["getPaymentHead"];
         patch?: never;
         trace?: never;
     };
@@ -91,13 +122,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Assets payable now in the key's mode */
+        /**
+         * Assets payable now in the key's mode
+         * @description Test keys see the sandbox assets at fixed rates; live keys the assets of configured networks at live rates.
+         */
         get: operations["listCurrencies"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["listCurrenciesOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`listCurrencies`) does, with the same status and headers and no body.
+         */
+        head: operations["listCurrenciesHead"];
         patch?: never;
         trace?: never;
     };
@@ -108,13 +150,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Minimum payable amount of an asset */
+        /**
+         * Minimum payable amount of an asset
+         * @description The asset's USD minimum at the current rate, and never less than 10 typical network fees.
+         */
         get: operations["minimumAmount"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["minimumAmountOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`minimumAmount`) does, with the same status and headers and no body.
+         */
+        head: operations["minimumAmountHead"];
         patch?: never;
         trace?: never;
     };
@@ -125,13 +178,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Estimate the crypto amount of a USD price */
+        /**
+         * Estimate the crypto amount of a USD price
+         * @description `amount` is USD text (greater than 0, at most 10,000,000, rounded half-up to cents), priced by the same rule as POST /payments. `rate` is the USD price of one unit; `fee` the typical network fee the sender pays on top.
+         */
         get: operations["estimate"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["estimateOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`estimate`) does, with the same status and headers and no body.
+         */
+        head: operations["estimateHead"];
         patch?: never;
         trace?: never;
     };
@@ -150,8 +214,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["getBalancesOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`getBalances`) does, with the same status and headers and no body.
+         */
+        head: operations["getBalancesHead"];
         patch?: never;
         trace?: never;
     };
@@ -170,8 +242,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["listWebhookDeliveriesOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`listWebhookDeliveries`) does, with the same status and headers and no body.
+         */
+        head: operations["listWebhookDeliveriesHead"];
         patch?: never;
         trace?: never;
     };
@@ -182,13 +262,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One webhook delivery with every attempt */
+        /**
+         * One webhook delivery with every attempt
+         * @description Every attempt with its status code, error and time; another merchant's delivery is a 404.
+         */
         get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["getWebhookDeliveryOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`getWebhookDelivery`) does, with the same status and headers and no body.
+         */
+        head: operations["getWebhookDeliveryHead"];
         patch?: never;
         trace?: never;
     };
@@ -201,10 +292,17 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery again (same id, fresh signature) */
+        /**
+         * Send a delivery again (same id, fresh signature)
+         * @description Queues the delivery again at once, with the same `X-Service-Delivery` id. The route takes no request body.
+         */
         post: operations["redeliverWebhook"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["redeliverWebhookOptions"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -220,11 +318,15 @@ export interface paths {
         put?: never;
         /**
          * Queue a signed test event
-         * @description 400 when the merchant has no webhook URL.
+         * @description 400 when the merchant has no webhook URL. The route takes no request body.
          */
         post: operations["sendTestWebhook"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["sendTestWebhookOptions"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -236,13 +338,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The webhook endpoint and whether it is enabled */
+        /**
+         * The webhook endpoint and whether it is enabled
+         * @description An endpoint answering 410 is disabled; its deliveries are held until it is enabled again.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["getWebhookEndpointOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`getWebhookEndpoint`) does, with the same status and headers and no body.
+         */
+        head: operations["getWebhookEndpointHead"];
         patch?: never;
         trace?: never;
     };
@@ -255,10 +368,17 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-enable the endpoint after a 410 */
+        /**
+         * Re-enable the endpoint after a 410
+         * @description The deliveries held while it was disabled go out at once. The route takes no request body.
+         */
         post: operations["enableWebhookEndpoint"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["enableWebhookEndpointOptions"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -278,7 +398,11 @@ export interface paths {
          */
         post: operations["sendSandboxTransfer"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["sendSandboxTransferOptions"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -298,7 +422,11 @@ export interface paths {
          */
         post: operations["mineSandboxBlocks"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["mineSandboxBlocksOptions"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -744,6 +872,39 @@ export interface components {
                 };
             };
         };
+        OpenApiDocument: {
+            /** @example 3.1.0 */
+            openapi: string;
+            info: {
+                title: string;
+                version: string;
+                description?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            servers: ({
+                url: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            paths: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            webhooks: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            components: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            [key: string]: unknown;
+        };
         CreatePaymentRequest: {
             amount: number;
             currency: string;
@@ -967,7 +1128,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed JSON or an unsupported operation (sandbox routes with a live key) */
+        /** @description Malformed JSON, a JSON body that is not an object, an `Idempotency-Key` that is not 1 to 255 printable ASCII characters, or an unsupported operation (sandbox routes with a live key, a test event without a webhook URL) */
         Error400: {
             headers: {
                 [name: string]: unknown;
@@ -985,7 +1146,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unknown route, or no such resource for this merchant */
+        /** @description Unknown route (with or without a key), or no such resource for this merchant */
         Error404: {
             headers: {
                 [name: string]: unknown;
@@ -994,9 +1155,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Method not allowed on this path (see the Allow header) */
+        /** @description Method not allowed on this path; the `Allow` header lists the methods it serves */
         Error405: {
             headers: {
+                /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                Allow: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1012,7 +1175,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Body over the limit */
+        /** @description Body over the limit (`BODY_LIMIT_BYTES`); a route without a request body takes none: any body is 413 */
         Error413: {
             headers: {
                 [name: string]: unknown;
@@ -1043,7 +1206,7 @@ export interface components {
         Error429: {
             headers: {
                 /** @description Seconds to wait */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -1063,7 +1226,7 @@ export interface components {
         Error503: {
             headers: {
                 /** @description Seconds to wait */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -1099,8 +1262,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
+            };
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getOpenApiDocumentOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getOpenApiDocumentHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1189,6 +1420,92 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    listPaymentsOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listPaymentsHead: {
+        parameters: {
+            query?: {
+                status?: "waiting" | "confirming" | "partially_paid" | "finished" | "expired" | "failed" | "refunded";
+                created_from?: string;
+                created_to?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payments (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed: `errors` maps each field to its messages; nothing was written (no body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     createPaymentLink: {
         parameters: {
             query?: never;
@@ -1243,6 +1560,29 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    createPaymentLinkOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
     getPayment: {
         parameters: {
             query?: never;
@@ -1274,6 +1614,98 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    getPaymentOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment id
+                 * @example pay_8fJ2kLq0Zx
+                 */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getPaymentHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment id
+                 * @example pay_8fJ2kLq0Zx
+                 */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown route (with or without a key), or no such resource for this merchant (no body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     listCurrencies: {
         parameters: {
             query?: never;
@@ -1296,6 +1728,79 @@ export interface operations {
             405: components["responses"]["Error405"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+        };
+    };
+    listCurrenciesOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listCurrenciesHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enabled assets with their USD rate (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     minimumAmount: {
@@ -1330,6 +1835,101 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    minimumAmountOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    minimumAmountHead: {
+        parameters: {
+            query: {
+                currency_from: string;
+                currency_to: string;
+                fiat_equivalent?: string;
+                is_fixed_rate?: "0" | "1" | "true" | "false";
+                is_fee_paid_by_user?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The minimum (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed: `errors` maps each field to its messages; nothing was written (no body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Live prices are stale; retry after `Retry-After` seconds (no body) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     estimate: {
         parameters: {
             query: {
@@ -1359,6 +1959,98 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    estimateOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    estimateHead: {
+        parameters: {
+            query: {
+                amount: string;
+                currency: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The amount a payment would ask for (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed: `errors` maps each field to its messages; nothing was written (no body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Live prices are stale; retry after `Retry-After` seconds (no body) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getBalances: {
         parameters: {
             query?: never;
@@ -1381,6 +2073,79 @@ export interface operations {
             405: components["responses"]["Error405"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+        };
+    };
+    getBalancesOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getBalancesHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Balances of the key's merchant (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     listWebhookDeliveries: {
@@ -1411,6 +2176,91 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+        };
+    };
+    listWebhookDeliveriesOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listWebhookDeliveriesHead: {
+        parameters: {
+            query?: {
+                payment_id?: string;
+                status?: "pending" | "succeeded" | "failed";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed: `errors` maps each field to its messages; nothing was written (no body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getWebhookDelivery: {
@@ -1444,6 +2294,98 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    getWebhookDeliveryOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Delivery id
+                 * @example dlv_3kD9sQ1w
+                 */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getWebhookDeliveryHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Delivery id
+                 * @example dlv_3kD9sQ1w
+                 */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown route (with or without a key), or no such resource for this merchant (no body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     redeliverWebhook: {
         parameters: {
             query?: never;
@@ -1471,6 +2413,36 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    redeliverWebhookOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Delivery id
+                 * @example dlv_3kD9sQ1w
+                 */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
@@ -1496,6 +2468,30 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    sendTestWebhookOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
@@ -1524,6 +2520,79 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    getWebhookEndpointOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getWebhookEndpointHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     enableWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -1544,6 +2613,30 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    enableWebhookEndpointOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
@@ -1587,6 +2680,29 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    sendSandboxTransferOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
     mineSandboxBlocks: {
         parameters: {
             query?: never;
@@ -1621,6 +2737,29 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    mineSandboxBlocksOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };

@@ -8,17 +8,26 @@ import { findMerchantByKey, type Merchant } from '../core/merchants/merchants.js
 export type MerchantEnv = { Variables: { merchant: Merchant; requestId: string } };
 
 /**
- * `X-API-Key: sk_...` (spec section 5). Public `dk_` keys are refused here: they are for the browser drop-in only.
- * Rate limited per client address before the key is checked (guessing is throttled too), then per merchant once
- * the key proved valid: a limit keyed by whatever a client presents would let anyone drain a merchant's budget.
+ * Requests per client address, before anything else: the keyless document is limited too, and key guessing is
+ * throttled before the key is checked.
  */
-export function requireSecretKey(
-  deps: ApiDeps,
+export function limitPerAddress(
   limiter: RateLimiter,
   clientAddress: (c: Parameters<MiddlewareHandler>[0]) => string,
 ): MiddlewareHandler<MerchantEnv> {
   return async (c, next) => {
     limiter.take(`ip:${clientAddress(c)}`);
+    await next();
+  };
+}
+
+/**
+ * `X-API-Key: sk_...` (spec section 5). Public `dk_` keys are refused here: they are for the browser drop-in only.
+ * Rate limited per merchant once the key proved valid (per client address before, by limitPerAddress): a limit keyed
+ * by whatever a client presents would let anyone drain a merchant's budget.
+ */
+export function requireSecretKey(deps: ApiDeps, limiter: RateLimiter): MiddlewareHandler<MerchantEnv> {
+  return async (c, next) => {
     const key = requestHeader(c, 'x-api-key')?.trim();
     if (!key) throw new AppError('UNAUTHORIZED', 'Missing API key: send your secret key in the X-API-Key header');
     if (key.startsWith('dk_')) {

@@ -1,8 +1,8 @@
 import { type Context, Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { RateLimiter } from '../api-kit/rate-limit.js';
-import { answerOtherMethods } from '../api-kit/routes.js';
-import { type MerchantEnv, requireSecretKey } from './auth.js';
+import { answerOtherMethods, refuseUnknownRoutes } from '../api-kit/routes.js';
+import { limitPerAddress, type MerchantEnv, requireSecretKey } from './auth.js';
 import { registerBalances } from './routes/balances.js';
 import { registerCreatePayment } from './routes/create-payment.js';
 import { registerEstimate } from './routes/estimate.js';
@@ -23,9 +23,13 @@ import { registerWebhookEndpoint } from './routes/webhook-endpoint.js';
 export function createMerchantApi(deps: ApiDeps, clientAddress: (c: Context) => string): Hono<MerchantEnv> {
   const app = new Hono<MerchantEnv>();
   const limiter = new RateLimiter(deps.limits.ratePerSecond, () => deps.clock.now());
-  // The only route without a key: registered before the key middleware, it answers without passing on.
+  app.use('*', limitPerAddress(limiter, clientAddress));
+  // The only route without a key: registered before the key middleware with its 405 and OPTIONS answers, it answers
+  // without passing on.
   registerOpenApiJson(app, deps.settings.publicUrl);
-  app.use('*', requireSecretKey(deps, limiter, clientAddress));
+  answerOtherMethods(app);
+  // Unknown paths are 404 before the key is asked for (README "API reference").
+  app.use('*', refuseUnknownRoutes, requireSecretKey(deps, limiter));
 
   registerListCurrencies(app, deps);
   registerMinimumAmount(app, deps);

@@ -1,6 +1,9 @@
 import { fc, test } from '@fast-check/vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startTestService, type TestService } from '../server/testing/harness.js';
+import { document } from '../server/testing/openapi-check.js';
 import { operations } from './openapi/document.js';
 
 /**
@@ -22,6 +25,12 @@ afterAll(async () => {
 });
 
 const RUNS = { numRuns: 40 };
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema({ ...document, $id: 'doc' });
+const createPaymentRequest = (body: unknown): boolean =>
+  Boolean(ajv.getSchema('doc#/components/schemas/CreatePaymentRequest')?.(body));
 
 const tables = [
   'payments',
@@ -163,6 +172,18 @@ describe('generated requests never fail the service and never write when refused
         body,
         ...(k !== undefined ? { headers: { 'idempotency-key': k } } : {}),
       });
+    },
+  );
+
+  // The document's request schema is the one the route validates with: a body it refuses, a generated client or a
+  // validating proxy would never send, and the service refuses it too (before anything is written).
+  test.prop([fc.oneof(nearValidPayment, paymentBody)], RUNS)(
+    'POST /payments: a body the OpenAPI document refuses, the service refuses',
+    async (body) => {
+      const documentAccepts = createPaymentRequest(body);
+      const r = await t.api('/api/v1/payments', { body });
+      if (!documentAccepts)
+        expect(r.status, `${JSON.stringify(body).slice(0, 300)} ${r.text}`).toBeGreaterThanOrEqual(400);
     },
   );
 

@@ -19,6 +19,13 @@ describe('the typed client (openapi-typescript + openapi-fetch)', () => {
     );
   });
 
+  it('reads GET /openapi.json through its generated type, without a cast', async () => {
+    const { data } = await merchantClient(t.url, t.merchant.secret_key).GET('/openapi.json');
+    expect(data?.openapi).toBe('3.1.0');
+    expect(data?.info.title).toContain('merchant API');
+    expect(Object.keys(data?.paths ?? {})).toContain('/payments/{payment_id}');
+  });
+
   it('runs the example against the service: creates a payment once per order and reads its status', async () => {
     const client = merchantClient(t.url, t.merchant.secret_key);
     const order = { id: 'T-1', usd: 42, currency: 'ltc', email: 'typed@example.com' };

@@ -8,7 +8,8 @@ import type { Database } from '../store/schema.js';
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+/** What `Idempotency-Key` may hold; the OpenAPI document states it as the header's pattern. */
+export const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
 export interface StoredResponse {
   status: number;
@@ -45,7 +46,7 @@ export async function withIdempotency(
   work: PaymentWork,
 ): Promise<StoredResponse & { replayed: boolean }> {
   if (scope.key === undefined) return { ...(await work.create(newId('pay'))), replayed: false };
-  if (!KEY_RE.test(scope.key)) {
+  if (!IDEMPOTENCY_KEY_RE.test(scope.key)) {
     throw new AppError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
   }
   const requestHash = createHash('sha256').update(`${scope.route}\n${scope.rawBody}`).digest('hex');

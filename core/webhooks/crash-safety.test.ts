@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshStoreUrl } from '../../server/testing/store.js';
 import { systemClock } from '../clock.js';
 import { createMerchant } from '../merchants/merchants.js';
 import { migrate, openStore } from '../store/db.js';
+import { freePort } from '../testing/free-port.js';
 import { startReceiver, type TestReceiver } from './testing/receiver.js';
 
 let storeUrl: { url: string; dispose: () => Promise<void> };
@@ -14,14 +14,6 @@ let port = 0;
 let child: ChildProcess | undefined;
 const base = () => `http://127.0.0.1:${port}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const p = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return p;
-}
 
 /** The real service, as `npm start` runs it, in its own process group so SIGKILL takes npx, tsx and node at once. */
 async function startService(): Promise<void> {

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { buildService, type Service } from '../../server/service.js';
 import { startTestService, type TestService } from '../../server/testing/harness.js';
 import { ManualClock } from '../clock.js';
+import { freePort } from '../testing/free-port.js';
 import { enableEndpoint } from './deliveries.js';
 import { sendTestEvent } from './test-event.js';
 import { startReceiver, type TestReceiver } from './testing/receiver.js';
@@ -13,14 +13,6 @@ let a: TestService;
 let b: Service;
 let c: ChildProcess | undefined;
 let rcv: TestReceiver;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 beforeAll(async () => {
   rcv = await startReceiver('x');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IDEMPOTENCY_KEY_RE } from '../../core/payments/idempotency.js';
 import { balancesOperation } from '../routes/balances.js';
 import { createPaymentLinkOperation, createPaymentOperation } from '../routes/create-payment.js';
 import { estimateOperation } from '../routes/estimate.js';
@@ -21,6 +22,7 @@ import {
   directPaymentSchema,
   envelopeSchema,
   errorEnvelopeSchema,
+  openApiDocumentSchema,
   paymentLinkSchema,
   paymentStatusViewSchema,
   paymentUpdatedSchema,
@@ -57,15 +59,16 @@ const namedSchemas: Record<string, z.ZodType> = {
   PaymentLink: paymentLinkSchema,
   WebhookDelivery: deliverySchema,
   PaymentUpdatedEvent: paymentUpdatedSchema,
+  OpenApiDocument: openApiDocumentSchema,
 };
 
 const errorMeaning: Record<ErrorStatus, string> = {
-  400: 'Malformed JSON or an unsupported operation (sandbox routes with a live key)',
+  400: 'Malformed JSON, a JSON body that is not an object, an `Idempotency-Key` that is not 1 to 255 printable ASCII characters, or an unsupported operation (sandbox routes with a live key, a test event without a webhook URL)',
   401: 'Missing, invalid or inactive key, or a public dk_ key',
-  404: 'Unknown route, or no such resource for this merchant',
-  405: 'Method not allowed on this path (see the Allow header)',
+  404: 'Unknown route (with or without a key), or no such resource for this merchant',
+  405: 'Method not allowed on this path; the `Allow` header lists the methods it serves',
   409: 'A request with the same Idempotency-Key is still running',
-  413: 'Body over the limit',
+  413: 'Body over the limit (`BODY_LIMIT_BYTES`); a route without a request body takes none: any body is 413',
   415: 'The body is not JSON',
   422: 'Validation failed: `errors` maps each field to its messages; nothing was written',
   429: 'Over the rate limit; retry after `Retry-After` seconds',
@@ -108,13 +111,15 @@ export function buildOpenApiDocument(serverUrl: string): JsonObject {
       get: {
         operationId: 'getOpenApiDocument',
         summary: 'This document',
+        description: 'The OpenAPI 3.1 document of this API, without a key; rate limited per client address.',
         tags: ['Meta'],
         security: [],
         responses: {
           200: {
             description: 'The OpenAPI 3.1 document',
-            content: { 'application/json': { schema: { type: 'object' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApiDocument' } } },
           },
+          ...errorRefs([405, 429, 500]),
         },
       },
     },
@@ -124,19 +129,28 @@ export function buildOpenApiDocument(serverUrl: string): JsonObject {
     item[op.method] = operationObject(op, requestIds.get(op), responseIds.get(op) ?? '');
     paths[op.path] = item;
   }
+  // HEAD and OPTIONS are served on every path (api-kit/routes.ts), so they are operations like any other.
+  for (const item of Object.values(paths)) {
+    const get = item.get as OperationObject | undefined;
+    if (get) item.head = headObject(get);
+    item.options = optionsObject((get ?? item.post) as OperationObject, Object.keys(item));
+  }
 
   return {
     openapi: '3.1.0',
     info: {
       title: 'Crypto payments service: merchant API',
       version: '1.0.0',
+      // Self-hosted: whoever runs this service answers for it and sets its terms; its reference page is the contact.
+      contact: { name: 'The operator of this service', url: `${new URL(serverUrl).origin}/docs` },
+      license: { name: "Proprietary: the terms of this service's operator", url: `${new URL(serverUrl).origin}/docs` },
       description:
         'Non-custodial crypto payments priced in USD. Every call sends `X-API-Key: sk_...`; answers use the envelope `{success, message, data}`, failures `{success: false, message, code, request_id, errors?}`. Exact amounts are JSON numbers written with their exact digits: display them as returned. Signed `payment.updated` webhooks (see webhooks) are the source of truth for fulfilment.',
     },
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    // No `jsonSchemaDialect`: 2020-12 is the default anyway, and Prism skips every body check when the line is there.
     servers: [{ url: serverUrl }],
     security: [{ ApiKey: [] }],
-    tags: ['Payments', 'Pricing', 'Balances', 'Webhooks', 'Sandbox', 'Meta'].map((name) => ({ name })),
+    tags: Object.entries(tagDescriptions).map(([name, description]) => ({ name, description })),
     paths,
     webhooks: { 'payment.updated': paymentUpdatedWebhook },
     components: {
@@ -156,7 +170,7 @@ export function buildOpenApiDocument(serverUrl: string): JsonObject {
           required: false,
           description:
             'Replays the first response for 24 h; another body with the same key is 422; while the first request runs, 409.',
-          schema: { type: 'string', maxLength: 255 },
+          schema: { type: 'string', pattern: IDEMPOTENCY_KEY_RE.source },
           example: 'order-1001',
         },
       },
@@ -170,13 +184,91 @@ export function buildOpenApiDocument(serverUrl: string): JsonObject {
   };
 }
 
+const tagDescriptions: Record<Operation['tag'], string> = {
+  Payments: 'Create payments and payment links, read their status, list them for reconciliation',
+  Pricing: 'Enabled assets, minimum amounts and estimates',
+  Balances: "The key's merchant balances per asset, derived from deposits",
+  Webhooks: 'The `payment.updated` delivery log, redelivery, test events and the endpoint',
+  Sandbox: 'Test mode only: transfers and blocks on the simulated chain',
+  Meta: 'This document',
+};
+
+function errorHeaders(status: ErrorStatus): JsonObject {
+  if (status === 429 || status === 503)
+    return { 'Retry-After': { description: 'Seconds to wait', required: true, schema: { type: 'integer' } } };
+  if (status === 405)
+    return {
+      Allow: {
+        description: 'The methods this path serves, such as `GET, HEAD, OPTIONS`',
+        required: true,
+        schema: { type: 'string' },
+      },
+    };
+  return {};
+}
+
 function errorResponse(status: ErrorStatus): JsonObject {
+  const headers = errorHeaders(status);
   return {
     description: errorMeaning[status],
-    ...(status === 429 || status === 503
-      ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } }
-      : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+}
+
+const errorRefs = (statuses: ErrorStatus[]) =>
+  Object.fromEntries(statuses.map((s) => [s, { $ref: `#/components/responses/Error${s}` }]));
+
+/** The parts of an operation object that its path's HEAD and OPTIONS operations are built from. */
+type OperationObject = {
+  operationId: string;
+  tags: string[];
+  security?: unknown[];
+  parameters?: JsonObject[];
+  responses: JsonObject;
+};
+
+/** HEAD answers what GET answers, statuses and headers, without a body; it takes GET's parameters. */
+function headObject(get: OperationObject): JsonObject {
+  const responses: JsonObject = {};
+  for (const [status, r] of Object.entries(get.responses)) {
+    const ref = (r as { $ref?: string }).$ref;
+    const meaning = ref ? errorMeaning[Number(status) as ErrorStatus] : (r as { description: string }).description;
+    const headers = ref ? errorHeaders(Number(status) as ErrorStatus) : (r as { headers?: JsonObject }).headers;
+    responses[status] = {
+      description: `${meaning} (no body)`,
+      ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
+    };
+  }
+  return {
+    operationId: `${get.operationId}Head`,
+    summary: 'Headers only (HEAD)',
+    description: `Answers as GET (\`${get.operationId}\`) does, with the same status and headers and no body.`,
+    tags: get.tags,
+    ...(get.security ? { security: get.security } : {}),
+    ...(get.parameters ? { parameters: get.parameters } : {}),
+    responses,
+  };
+}
+
+/** OPTIONS answers 204 with `Allow`; it takes the path's key rule (the keyless document's OPTIONS needs none). */
+function optionsObject(first: OperationObject, methods: string[]): JsonObject {
+  const keyless = first.security !== undefined;
+  const pathParams = (first.parameters ?? []).filter((p) => p.in === 'path');
+  return {
+    operationId: `${first.operationId}Options`,
+    summary: 'Methods allowed on this path (OPTIONS)',
+    description: `The \`Allow\` header lists the methods this path serves: ${[...methods, 'options'].map((m) => m.toUpperCase()).join(', ')}.`,
+    tags: first.tags,
+    ...(keyless ? { security: first.security } : {}),
+    ...(pathParams.length > 0 ? { parameters: pathParams } : {}),
+    responses: {
+      204: {
+        description: 'No content; see `Allow`',
+        headers: { Allow: { description: 'The methods this path serves', required: true, schema: { type: 'string' } } },
+      },
+      ...errorRefs(keyless ? [429, 500] : [401, 429, 500]),
+    },
   };
 }
 
@@ -235,7 +327,7 @@ function operationObject(op: Operation, requestId: string | undefined, responseI
           : {}),
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseId}` } } },
       },
-      ...Object.fromEntries(errors.map((s) => [s, { $ref: `#/components/responses/Error${s}` }])),
+      ...errorRefs(errors),
     },
   };
 }

@@ -12,7 +12,8 @@ export interface Operation {
   path: string;
   operationId: string;
   summary: string;
-  description?: string;
+  /** What a reader needs beyond the summary (linters ask for one on every operation). */
+  description: string;
   tag: 'Payments' | 'Pricing' | 'Balances' | 'Webhooks' | 'Sandbox' | 'Meta';
   query?: z.ZodType;
   pathParams?: Record<string, { description: string; example: string }>;

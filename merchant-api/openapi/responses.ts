@@ -303,3 +303,16 @@ export const paymentUpdatedSchema = z.strictObject({
     customer: customerSchema,
   }),
 });
+
+/**
+ * GET /openapi.json: this document, typed by the members a reader looks for (OpenAPI 3.1 "OpenAPI Object") and open to
+ * the rest, so a generated client reads it without a cast.
+ */
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.string().meta({ examples: ['3.1.0'] }),
+  info: z.looseObject({ title: z.string(), version: z.string(), description: z.string().optional() }),
+  servers: z.array(z.looseObject({ url: z.string() })),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  webhooks: z.record(z.string(), z.record(z.string(), z.unknown())),
+  components: z.record(z.string(), z.record(z.string(), z.unknown())),
+});

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
-import { currencyCodeSchema } from '../../api-kit/schemas.js';
+import { currencyCodeSchema, usdAmountTextSchema } from '../../api-kit/schemas.js';
 import { AppError } from '../../core/errors.js';
 import { Decimal, divCeil, fromUnits, parseDecimal } from '../../core/money/decimal.js';
 import { payableAsset } from '../../core/payments/create-payment.js';
@@ -14,10 +14,7 @@ import { pricingErrors } from '../openapi/operation.js';
 import { estimateSchema } from '../openapi/responses.js';
 
 export const estimateQuerySchema = z.strictObject({
-  // Query text is kept as exact decimal text: it never passes through a float.
-  amount: z
-    .string({ error: 'Required: the USD amount to convert' })
-    .regex(/^\d{1,9}(\.\d+)?$/, 'Must be a positive USD amount such as 19.99'),
+  amount: usdAmountTextSchema,
   currency: currencyCodeSchema,
 });
 
@@ -59,6 +56,8 @@ export const estimateOperation: Operation = {
   path: '/estimate',
   operationId: 'estimate',
   summary: 'Estimate the crypto amount of a USD price',
+  description:
+    '`amount` is USD text (greater than 0, at most 10,000,000, rounded half-up to cents), priced by the same rule as POST /payments. `rate` is the USD price of one unit; `fee` the typical network fee the sender pays on top.',
   tag: 'Pricing',
   query: estimateQuerySchema,
   success: { status: 200, description: 'The amount a payment would ask for', data: estimateSchema },

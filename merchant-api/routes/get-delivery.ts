@@ -23,6 +23,7 @@ export const getDeliveryOperation: Operation = {
   path: '/webhook-deliveries/{delivery_id}',
   operationId: 'getWebhookDelivery',
   summary: 'One webhook delivery with every attempt',
+  description: "Every attempt with its status code, error and time; another merchant's delivery is a 404.",
   tag: 'Webhooks',
   pathParams: { delivery_id: { description: 'Delivery id', example: 'dlv_3kD9sQ1w' } },
   success: { status: 200, description: 'The delivery', data: deliverySchema },

@@ -54,6 +54,8 @@ export const listCurrenciesOperation: Operation = {
   path: '/currencies',
   operationId: 'listCurrencies',
   summary: "Assets payable now in the key's mode",
+  description:
+    'Test keys see the sandbox assets at fixed rates; live keys the assets of configured networks at live rates.',
   tag: 'Pricing',
   success: { status: 200, description: 'Enabled assets with their USD rate', data: z.array(currencySchema) },
   errors: [],

@@ -61,6 +61,7 @@ export const minimumAmountOperation: Operation = {
   path: '/minimum-amount',
   operationId: 'minimumAmount',
   summary: 'Minimum payable amount of an asset',
+  description: "The asset's USD minimum at the current rate, and never less than 10 typical network fees.",
   tag: 'Pricing',
   query: minimumAmountQuerySchema,
   success: { status: 200, description: 'The minimum', data: minimumAmountSchema },

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { refuseBody } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
@@ -12,6 +13,7 @@ import { deliverySchema } from '../openapi/responses.js';
 /** POST /webhook-deliveries/{delivery_id}/redeliver (202): the same delivery id again, freshly signed, now. */
 export function registerRedeliver(app: Hono<MerchantEnv>, deps: ApiDeps): void {
   app.post('/webhook-deliveries/:delivery_id/redeliver', async (c) => {
+    await refuseBody(c);
     const d = await redeliver(
       deps.db,
       c.get('merchant').id,
@@ -34,8 +36,10 @@ export const redeliverOperation: Operation = {
   path: '/webhook-deliveries/{delivery_id}/redeliver',
   operationId: 'redeliverWebhook',
   summary: 'Send a delivery again (same id, fresh signature)',
+  description:
+    'Queues the delivery again at once, with the same `X-Service-Delivery` id. The route takes no request body.',
   tag: 'Webhooks',
   pathParams: { delivery_id: { description: 'Delivery id', example: 'dlv_3kD9sQ1w' } },
   success: { status: 202, description: 'Redelivery queued', data: deliverySchema },
-  errors: [404],
+  errors: [404, 413],
 };

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { refuseBody } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
@@ -10,6 +11,7 @@ import { deliverySchema } from '../openapi/responses.js';
 /** POST /webhook-deliveries/test (202): a signed test event to the merchant's endpoint, to check a receiver. */
 export function registerSendTestEvent(app: Hono<MerchantEnv>, deps: ApiDeps): void {
   app.post('/webhook-deliveries/test', async (c) => {
+    await refuseBody(c);
     const d = await sendTestEvent(deps.db, c.get('merchant').id, deps.clock.now());
     deps.webhooks.wake();
     return ok(c, deliveryView(d, []), 'Test event queued', 202);
@@ -21,8 +23,8 @@ export const sendTestEventOperation: Operation = {
   path: '/webhook-deliveries/test',
   operationId: 'sendTestWebhook',
   summary: 'Queue a signed test event',
-  description: '400 when the merchant has no webhook URL.',
+  description: '400 when the merchant has no webhook URL. The route takes no request body.',
   tag: 'Webhooks',
   success: { status: 202, description: 'Test event queued', data: deliverySchema },
-  errors: [400],
+  errors: [400, 413],
 };

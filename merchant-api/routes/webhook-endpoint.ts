@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { refuseBody } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { getMerchant, type Merchant } from '../../core/merchants/merchants.js';
@@ -21,6 +22,7 @@ export function registerWebhookEndpoint(app: Hono<MerchantEnv>, deps: ApiDeps): 
     ok(c, endpointView((await getMerchant(deps.db, c.get('merchant').id)) ?? c.get('merchant'))),
   );
   app.post('/webhook-endpoint/enable', async (c) => {
+    await refuseBody(c);
     const m = c.get('merchant');
     await enableEndpoint(deps.db, m.id, deps.clock.now());
     deps.webhooks.wake();
@@ -33,6 +35,7 @@ export const getWebhookEndpointOperation: Operation = {
   path: '/webhook-endpoint',
   operationId: 'getWebhookEndpoint',
   summary: 'The webhook endpoint and whether it is enabled',
+  description: 'An endpoint answering 410 is disabled; its deliveries are held until it is enabled again.',
   tag: 'Webhooks',
   success: { status: 200, description: 'The endpoint', data: webhookEndpointSchema },
   errors: [],
@@ -43,7 +46,8 @@ export const enableWebhookEndpointOperation: Operation = {
   path: '/webhook-endpoint/enable',
   operationId: 'enableWebhookEndpoint',
   summary: 'Re-enable the endpoint after a 410',
+  description: 'The deliveries held while it was disabled go out at once. The route takes no request body.',
   tag: 'Webhooks',
   success: { status: 200, description: 'Enabled; held deliveries go out now', data: webhookEndpointSchema },
-  errors: [],
+  errors: [413],
 };

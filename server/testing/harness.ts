@@ -91,7 +91,7 @@ export async function startTestService(
       json = undefined;
     }
     // Every answer of /api/v1 must be what the OpenAPI document says (a mismatch fails the calling test).
-    checkApiResponse(method, path, res.status, json);
+    checkApiResponse(method, path, res.status, json, res.headers);
     return { status: res.status, headers: res.headers, text, json };
   };
 

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromUnits } from '../../../money/decimal.js';
+import { freePort } from '../../../testing/free-port.js';
 import { amountUnits } from '../exact-json.js';
 import { BitcoinRpc, RpcError } from '../rpc.js';
 
@@ -60,18 +60,6 @@ export interface Litecoind {
   halt(): Promise<void>;
   /** Stops the daemon and deletes its data directory. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Bitcoin Core's share/rpcauth/rpcauth.py: `user:salt$HMAC-SHA256(key=salt, password)`. */
