@@ -11,6 +11,7 @@ export default defineConfig({
       'dashboard-api/**/*.test.ts',
       'widget/**/*.test.ts',
       'bench/**/*.test.ts',
+      'contracts/**/*.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,5 +1,6 @@
 import type { ChainWatchers } from '../core/chains/watchers.js';
 import type { CoreDeps } from '../core/deps.js';
+import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 
 /** What the HTTP APIs need beyond the core: limits, and the running service's watchers and webhook dispatcher. */
 export interface ApiDeps extends CoreDeps {
@@ -11,4 +12,6 @@ export interface ApiDeps extends CoreDeps {
   watchers: Pick<ChainWatchers, 'sync'>;
   /** Wakes the dispatcher when deliveries were queued outside a payment change (redelivery, test event, re-enable). */
   webhooks: { wake(): void };
+  /** The forwarder sweeper of each EVM network with a factory (its status, what a wallet sweep sends). */
+  sweepers: readonly ForwarderSweeper[];
 }

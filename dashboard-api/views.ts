@@ -1,6 +1,7 @@
 import type { ApiDeps } from '../api-kit/deps.js';
 import { chainKey } from '../core/chains/types.js';
 import { iso, isoOrNull } from '../core/clock.js';
+import type { ForwarderRow } from '../core/forwarders/store.js';
 import { fromUnits } from '../core/money/decimal.js';
 import { confirmations, type Deposit } from '../core/payments/deposits.js';
 import { actuallyPaidText, type Payment, payAmountText } from '../core/payments/payment.js';
@@ -100,4 +101,32 @@ export async function depositViews(deps: Pick<ApiDeps, 'chains' | 'catalog'>, p:
       removed: d.removed === 1,
       explorer_url: explorer ? `${explorer}/tx/${encodeURIComponent(d.txid)}` : null,
     }));
+}
+
+/**
+ * A payment's forwarder and how far its deposits were swept: `swept` once a flush covered every deposit in a block
+ * (a later deposit makes it unswept again until the next flush), with the sweep's transaction and the relayer's
+ * retry state while it is not.
+ */
+export function forwarderView(
+  f: ForwarderRow,
+  deposits: Pick<Deposit, 'block_height' | 'removed'>[],
+  explorerUrl: string | null | undefined,
+) {
+  const unswept = deposits.some(
+    (d) => d.removed === 0 && (d.block_height === null || f.swept_through === null || d.block_height > f.swept_through),
+  );
+  return {
+    address: f.address,
+    payout: f.payout,
+    factory: f.factory,
+    swept: f.sweep_tx !== null && !unswept,
+    has_deposits: deposits.some((d) => d.removed === 0),
+    sweep_tx: f.sweep_tx,
+    sweep_tx_url: explorerUrl && f.sweep_tx ? `${explorerUrl}/tx/${f.sweep_tx}` : null,
+    swept_at: isoOrNull(f.swept_at),
+    relayer_sweep_pending: f.pending_sweep_id !== null,
+    sweep_error: f.sweep_error,
+    next_sweep_at: isoOrNull(f.next_sweep_at),
+  };
 }

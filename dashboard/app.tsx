@@ -8,6 +8,7 @@ import { PaymentsPage } from './pages/payments.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
+import { SweepsPage } from './pages/sweeps.js';
 import { TryPage } from './pages/try.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { location, navigate, pagePath, type Route, routeOf } from './router.js';
@@ -25,6 +26,8 @@ function merchantPage(route: Exclude<Route, { name: 'home' | 'set-password' | 'n
       return <PaymentPage merchantId={route.merchantId} paymentId={route.paymentId} />;
     case 'balances':
       return <BalancesPage merchantId={route.merchantId} />;
+    case 'sweeps':
+      return <SweepsPage merchantId={route.merchantId} />;
     case 'webhooks':
       return <WebhooksPage merchantId={route.merchantId} />;
     case 'keys':

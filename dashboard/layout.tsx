@@ -8,6 +8,7 @@ import { Link } from './ui/link.js';
 const NAV = [
   ['payments', 'Payments'],
   ['balances', 'Balances'],
+  ['sweeps', 'Sweeps'],
   ['webhooks', 'Webhooks'],
   ['keys', 'API keys'],
   ['settings', 'Settings'],

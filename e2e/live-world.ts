@@ -3,13 +3,16 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HDKey } from '@scure/bip32';
-import type { Address } from 'viem';
+import { type Address, getAddress } from 'viem';
+import { forwarderFactoryAbi, forwarderFactoryBytecode } from '../contracts/build/forwarders.js';
 import { setXpub } from '../core/addresses/xpubs.js';
 import {
   ANVIL_CHAIN_ID,
+  ANVIL_FUNDED,
   type Anvil,
   compileTestToken,
   deployTestToken,
+  minedReceipt,
   startAnvil,
 } from '../core/chains/evm/testing/anvil.js';
 import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
@@ -26,6 +29,8 @@ export interface LiveWorld {
   service: TestService;
   anvil: Anvil;
   usdt: Address;
+  /** The ForwarderFactory on the network, when the world was started with `forwarders`. */
+  factory: Address | null;
   shopUrl: string;
   webhooks: Received[];
 }
@@ -34,13 +39,29 @@ export interface LiveWorld {
  * A live-mode world (the wallet specs' and bench/wallet.ts's): a real anvil (mining only when asked) with the
  * 6-decimal test token as USDTERC20, a CoinGecko-compatible rate server, the real service with CHAINS_CONFIG on
  * them, a live merchant with a random xpub whose allowed origin is the shop, and the shop page on another origin.
+ * With `forwarders`, a ForwarderFactory deployed on anvil is the network's `forwarderFactory` (no relayer), and
+ * its sweeper looks every 200 ms.
  */
-export async function startLiveWorld(): Promise<LiveWorld & { close(): Promise<void> }> {
+export async function startLiveWorld(
+  o: { forwarders?: boolean } = {},
+): Promise<LiveWorld & { close(): Promise<void> }> {
   const anvil = await startAnvil();
   const token = compileTestToken();
   const usdt = await deployTestToken(anvil, token, 'USDT');
   // Every token of the network needs its contract on a chain other than mainnet.
   const usdc = await deployTestToken(anvil, token, 'USDC');
+  let factory: Address | null = null;
+  if (o.forwarders) {
+    const hash = await anvil.wallet.deployContract({
+      abi: forwarderFactoryAbi,
+      bytecode: forwarderFactoryBytecode,
+      account: ANVIL_FUNDED,
+      chain: null,
+    });
+    const receipt = await minedReceipt(anvil, hash);
+    if (!receipt.contractAddress) throw new Error('the forwarder factory was not deployed');
+    factory = getAddress(receipt.contractAddress);
+  }
   const rates = await startRatesServer({ ethereum: 3000, tether: 1, 'usd-coin': 1 });
   const configFile = join(tmpdir(), `wallet-chains-${randomBytes(4).toString('hex')}.json`);
   writeFileSync(
@@ -55,6 +76,7 @@ export async function startLiveWorld(): Promise<LiveWorld & { close(): Promise<v
           explorerUrl: EXPLORER,
           walletRpcUrl: anvil.url,
           tokens: { USDTERC20: usdt, USDCERC20: usdc },
+          ...(factory ? { forwarderFactory: factory, sweepIntervalMs: 200 } : {}),
         },
       },
     }),
@@ -81,6 +103,7 @@ export async function startLiveWorld(): Promise<LiveWorld & { close(): Promise<v
     service,
     anvil,
     usdt,
+    factory,
     shopUrl: shop.url,
     webhooks: receiver.received,
     async close() {

@@ -1,8 +1,10 @@
 import { systemClock } from '../core/clock.js';
 import { migrate, openStore } from '../core/store/db.js';
 import { type Command, helpOf, parseCommandArgs, UsageError } from './cli/command.js';
+import { evmCommands } from './cli/evm-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { paymentCommands } from './cli/payment-commands.js';
+import { payoutCommands } from './cli/payout-commands.js';
 import { userCommands } from './cli/user-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
 import { xpubCommands } from './cli/xpub-commands.js';
@@ -13,6 +15,8 @@ export const commands: Command[] = [
   ...merchantCommands,
   ...paymentCommands,
   ...xpubCommands,
+  ...payoutCommands,
+  ...evmCommands,
   ...webhookCommands,
   ...userCommands,
 ];
@@ -55,7 +59,15 @@ export async function runCli(
     try {
       await migrate(store);
       const utxoNetOf = (chain: string) => config.UTXO_NETWORKS.find((n) => n.network === chain)?.chain ?? null;
-      const ctx = { db: store.db, clock: systemClock, out, publicUrl: config.PUBLIC_URL, readStdin, utxoNetOf };
+      const ctx = {
+        db: store.db,
+        clock: systemClock,
+        out,
+        publicUrl: config.PUBLIC_URL,
+        readStdin,
+        utxoNetOf,
+        evmNetworks: config.EVM_NETWORKS,
+      };
       await cmd.run({ ...ctx, gapLimit: config.UTXO_GAP_LIMIT }, values);
     } finally {
       await store.close();

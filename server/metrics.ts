@@ -5,6 +5,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ChainWatchers } from '../core/chains/watchers.js';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
+import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 import type { PaymentChanges } from '../core/payments/changes.js';
 import type { Store } from '../core/store/db.js';
 import { pendingBacklog } from '../core/webhooks/deliveries.js';
@@ -28,6 +29,7 @@ export function createMetrics(deps: {
   clock: Clock;
   changes: PaymentChanges;
   watchers: ChainWatchers;
+  sweepers: readonly ForwarderSweeper[];
 }): ServiceMetrics {
   const registry = new Registry();
   const requests = new Histogram({
@@ -92,6 +94,38 @@ export function createMetrics(deps: {
     registers: [registry],
     collect() {
       for (const w of deps.watchers.all()) this.set({ chain: w.source.key }, w.health.errors);
+    },
+  });
+  // Read from each sweeper's last pass (every sweepIntervalMs): a scrape asks no node.
+  new Gauge({
+    name: 'evm_relayer_balance_wei',
+    help: "The relayer account's native balance per EVM network, in wei, as of the sweeper's last pass",
+    labelNames: ['network'] as const,
+    registers: [registry],
+    collect() {
+      for (const s of deps.sweepers) {
+        const b = s.status().relayerBalanceWei;
+        if (b !== null) this.set({ network: s.network }, Number(b));
+      }
+    },
+  });
+  new Gauge({
+    name: 'forwarder_unswept',
+    help: 'Forwarders holding confirmed deposits no flush has covered yet, per EVM network',
+    labelNames: ['network'] as const,
+    registers: [registry],
+    collect() {
+      for (const s of deps.sweepers) this.set({ network: s.network }, s.status().unswept.forwarders);
+    },
+  });
+  new Gauge({
+    name: 'forwarder_unswept_units',
+    help: 'Base units (wei, token units) in unswept forwarders, per EVM network and asset',
+    labelNames: ['network', 'asset'] as const,
+    registers: [registry],
+    collect() {
+      for (const s of deps.sweepers)
+        for (const [asset, units] of s.status().unswept.units) this.set({ network: s.network, asset }, Number(units));
     },
   });
   new Gauge({

@@ -15,6 +15,8 @@ import { SandboxChain, startSandboxBlocks } from '../core/chains/sandbox.js';
 import { chainKey } from '../core/chains/types.js';
 import { ChainWatchers } from '../core/chains/watchers.js';
 import { type Clock, systemClock } from '../core/clock.js';
+import { createForwarderAllocator } from '../core/forwarders/allocator.js';
+import { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { KeyCache } from '../core/merchants/key-cache.js';
 import { KeyUsage } from '../core/merchants/key-usage.js';
@@ -87,16 +89,25 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   for (const n of config.UTXO_NETWORKS) {
     watchers.add(new BitcoinChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }));
   }
+  const sweepers = config.EVM_NETWORKS.flatMap((n) =>
+    n.forwarders ? [new ForwarderSweeper(n, n.forwarders, { db: store.db, clock, logger, chains })] : [],
+  );
+  const hdAllocator = createHdAllocator({
+    netOf: (network) => config.UTXO_NETWORKS.find((n) => n.network === network)?.chain ?? null,
+    gap: new GapGuard({
+      limit: config.UTXO_GAP_LIMIT,
+      pastLimitPerMinute: config.UTXO_PAST_GAP_PER_MINUTE,
+      logger,
+      now: () => clock.now(),
+    }),
+  });
   const liveAllocator =
     o.liveAllocator ??
-    createHdAllocator({
-      netOf: (network) => config.UTXO_NETWORKS.find((n) => n.network === network)?.chain ?? null,
-      gap: new GapGuard({
-        limit: config.UTXO_GAP_LIMIT,
-        pastLimitPerMinute: config.UTXO_PAST_GAP_PER_MINUTE,
-        logger,
-        now: () => clock.now(),
-      }),
+    createForwarderAllocator({
+      factoryOf: (network) => config.EVM_NETWORKS.find((n) => n.network === network)?.forwarders?.factory ?? null,
+      problemOf: (network) => sweepers.find((s) => s.network === network)?.status().factoryProblem ?? null,
+      now: () => clock.now(),
+      fallback: hdAllocator,
     });
   // A store from before balance totals (migration 0010) gets them once, now that the chains' rules are known.
   await backfillBalanceTotals({ db: store.db, chains, clock });
@@ -112,7 +123,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     cgIds: [...new Set(catalog.list().map((a) => a.cgId))],
   });
 
-  const metrics = createMetrics({ store, clock, changes, watchers });
+  const metrics = createMetrics({ store, clock, changes, watchers, sweepers });
   const webhookTransport = new WebhookTransport({
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     ...(o.webhookResolver ? { resolver: o.webhookResolver } : {}),
@@ -149,6 +160,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     limits: { bodyBytes: config.BODY_LIMIT_BYTES, ratePerSecond: config.RATE_LIMIT_PER_SECOND },
     watchers,
     webhooks,
+    sweepers,
   };
   const app = createApp(deps, { metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
   const stops: (() => void)[] = [];
@@ -165,6 +177,10 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       webhooks.start();
       watchers.start();
       stops.push(() => watchers.stop());
+      for (const s of sweepers) {
+        s.start();
+        stops.push(() => void s.stop());
+      }
       stops.push(startExpirySweeper(deps, config.EXPIRY_SWEEP_MS));
       stops.push(startIdempotencyPurge(deps));
       stops.push(startWebhookRetention(deps, config.WEBHOOK_RETENTION_DAYS));

@@ -16,5 +16,6 @@ export interface AllocatedAddress {
  * by a payment that is rolled back is simply skipped, never reused by two payments.
  */
 export interface AddressAllocator {
-  allocate(trx: Kysely<Database>, merchant: Merchant, asset: Asset): Promise<AllocatedAddress>;
+  /** `paymentId`: the payment being created (a forwarder's salt is derived from it). */
+  allocate(trx: Kysely<Database>, merchant: Merchant, asset: Asset, paymentId: string): Promise<AllocatedAddress>;
 }

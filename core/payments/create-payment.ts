@@ -72,9 +72,10 @@ export async function createPayment(
   const expiresAt = now + ttl * 1000;
   const created = await deps.db.transaction().execute(async (trx) => {
     // The address comes inside the transaction: an index counter taken by a payment that rolls back is skipped.
-    const allocated = await deps.allocators[merchant.mode].allocate(trx, merchant, asset);
+    const id = input.id ?? newId('pay');
+    const allocated = await deps.allocators[merchant.mode].allocate(trx, merchant, asset, id);
     const payment: Payment = {
-      id: input.id ?? newId('pay'),
+      id,
       invoice_id: newId('inv'),
       purchase_id: newId('pur'),
       merchant_id: merchant.id,

@@ -1,34 +1,41 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
+import { chainKey } from '../../core/chains/types.js';
 import { notFound } from '../../core/errors.js';
+import { forwarderOf } from '../../core/forwarders/store.js';
 import { depositsOf } from '../../core/payments/deposits.js';
 import { paymentEventsOf } from '../../core/payments/events.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
 import { listDeliveries } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { depositViews, paymentDetailView, timelineView } from '../views.js';
+import { depositViews, forwarderView, paymentDetailView, timelineView } from '../views.js';
 
 /**
  * GET /merchants/{id}/payments/{payment_id}: the payment, its timeline (every status change with its sequence and
- * time), its deposits, and its webhook deliveries with every attempt. Another merchant's payment is 404.
+ * time), its deposits, its webhook deliveries with every attempt, and its forwarder's sweep when it was paid to one.
+ * Another merchant's payment is 404.
  */
 export function registerGetPayment(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/payments/:payment_id', async (c) => {
     const merchant = c.get('merchant');
     const p = await findMerchantPayment(x.deps.db, merchant.id, idParam(c, 'payment_id', 'Payment'));
     if (!p) throw notFound('Payment');
-    const [events, deposits, deliveries] = await Promise.all([
+    const [events, deposits, deliveries, forwarder] = await Promise.all([
       paymentEventsOf(x.deps.db, p.id),
       depositsOf(x.deps.db, p.id),
       listDeliveries(x.deps.db, merchant.id, { paymentId: p.id, limit: 100 }),
+      forwarderOf(x.deps.db, p.id),
     ]);
     return ok(c, {
       payment: paymentDetailView(p),
       timeline: timelineView(p, events),
       deposits: await depositViews(x.deps, p, deposits),
       deliveries: deliveries.deliveries.map((d) => deliveryView(d, d.attempt_log)),
+      forwarder: forwarder
+        ? forwarderView(forwarder, deposits, x.deps.chains.get(chainKey(p.mode, p.network))?.explorerUrl)
+        : null,
     });
   });
 }

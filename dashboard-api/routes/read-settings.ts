@@ -2,8 +2,10 @@ import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
 import { evmAddressAt } from '../../core/addresses/hd.js';
 import { getXpub } from '../../core/addresses/xpubs.js';
+import { getPayout } from '../../core/forwarders/payouts.js';
 import { allowedOrigins } from '../../core/merchants/merchants.js';
 import type { DashCtx, DashEnv } from '../context.js';
+import { forwarderNetworks } from '../forwarder-networks.js';
 
 /** The first receive addresses of an account xpub (children 0/0, 0/1, 0/2), to compare with the wallet. */
 export function firstAddresses(xpub: string) {
@@ -12,12 +14,13 @@ export function firstAddresses(xpub: string) {
 
 /**
  * GET /merchants/{id}/settings: shop name, mode, the drop-in's allowed origins, and the registered EVM xpub with its
- * first addresses and the next payment's index (its own counter: Bitcoin-family keys count apart).
+ * first addresses and the next payment's index (its own counter: Bitcoin-family keys count apart); the EVM payout
+ * address and the networks where it wins over the xpub (those with a forwarder factory).
  */
 export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/settings', async (c) => {
     const m = c.get('merchant');
-    const key = await getXpub(x.deps.db, m.id, 'evm');
+    const [key, payout] = await Promise.all([getXpub(x.deps.db, m.id, 'evm'), getPayout(x.deps.db, m.id, 'evm')]);
     return ok(c, {
       merchant_id: m.id,
       sub_partner_id: m.sub_partner_id,
@@ -27,6 +30,8 @@ export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
       xpub: key
         ? { family: 'evm', xpub: key.xpub, addresses: firstAddresses(key.xpub), next_index: key.nextIndex }
         : null,
+      payout: payout ? { chain: 'evm', address: payout } : null,
+      forwarder_networks: forwarderNetworks(x.deps).map((n) => n.config.network),
     });
   });
 }

@@ -37,6 +37,59 @@ interface Detail {
     explorer_url: string | null;
   }[];
   deliveries: Delivery[];
+  forwarder: Forwarder | null;
+}
+interface Forwarder {
+  address: string;
+  payout: string;
+  swept: boolean;
+  has_deposits: boolean;
+  sweep_tx: string | null;
+  sweep_tx_url: string | null;
+  swept_at: string | null;
+  relayer_sweep_pending: boolean;
+  sweep_error: string | null;
+  next_sweep_at: string | null;
+}
+
+/** Where a forwarder payment's funds are: swept to the payout (with the transaction), or why not yet. */
+function ForwarderFacts({ f }: { f: Forwarder }) {
+  const tx = f.sweep_tx ? (
+    f.sweep_tx_url ? (
+      <a class="mono wrap" href={f.sweep_tx_url} target="_blank" rel="noopener noreferrer">
+        {f.sweep_tx}
+      </a>
+    ) : (
+      <span class="mono wrap">{f.sweep_tx}</span>
+    )
+  ) : null;
+  const why = f.relayer_sweep_pending
+    ? 'the relayer’s sweep transaction is waiting to be mined'
+    : f.sweep_error
+      ? `the last sweep failed (${f.sweep_error}); next try ${when(f.next_sweep_at)}`
+      : null;
+  return (
+    <>
+      <p>
+        Paid to forwarder <span class="mono wrap">{f.address}</span>, which sends only to the payout address{' '}
+        <span class="mono wrap">{f.payout}</span>.
+      </p>
+      <p data-field="sweep">
+        {f.swept ? (
+          <>
+            Swept to <span class="mono wrap">{f.payout}</span> in tx {tx}
+            {f.swept_at ? ` (${when(f.swept_at)})` : ''}.
+          </>
+        ) : !f.has_deposits ? (
+          'Nothing to sweep: no deposit yet.'
+        ) : (
+          <>
+            Not swept yet{why ? `: ${why}` : ''}.{tx ? <> An earlier deposit was swept in tx {tx}.</> : null}
+          </>
+        )}
+      </p>
+    </>
+  );
 }
 
 function Facts({ p }: { p: Detail['payment'] }) {
@@ -148,6 +201,12 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
             </div>
           ) : null}
           <Facts p={p} />
+          {d.forwarder ? (
+            <section aria-labelledby="forwarder-h">
+              <h2 id="forwarder-h">Forwarder</h2>
+              <ForwarderFacts f={d.forwarder} />
+            </section>
+          ) : null}
           <section aria-labelledby="timeline-h">
             <h2 id="timeline-h">Timeline</h2>
             <ol class="timeline">

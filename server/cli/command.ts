@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { UtxoNet } from '../../core/addresses/utxo-params.js';
+import type { EvmNetworkConfig } from '../../core/chains/evm/config.js';
 import type { Clock } from '../../core/clock.js';
 import type { Database } from '../../core/store/schema.js';
 
@@ -16,6 +17,8 @@ export interface CliContext {
   utxoNetOf: (chain: string) => UtxoNet | null;
   /** UTXO_GAP_LIMIT: the gap limit merchants' Bitcoin-family wallets are set to. */
   gapLimit: number;
+  /** The EVM networks of CHAINS_CONFIG (forwarder factories, nodes for deploy-factory and contract checks). */
+  evmNetworks: readonly EvmNetworkConfig[];
 }
 
 type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; description: string; required?: boolean };

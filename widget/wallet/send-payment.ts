@@ -31,21 +31,20 @@ export function failureOf(e: unknown): WalletFailure {
     : 'failed';
 }
 
+/** A request to the wallet that gives up after `timeoutMs` (the customer may have walked away from the prompt). */
+type Request = <T>(method: string, params?: unknown[]) => Promise<T>;
+
 /**
- * Pays with a wallet, as the service built the transaction (`wallet` of the payment view): asks for the account,
- * moves the wallet to the payment's chain (adding it when the wallet lacks it and the service offers it), checks
- * the balance, then sends exactly `value` to `to` with `data`. Returns the transaction hash; throws an error with
- * `why` (a WalletFailure) or the wallet's own error (see failureOf).
- *
- * @example
- * const hash = await sendPayment(provider, payment.wallet);
+ * Asks the wallet for its account and moves it to `chain` (adding the chain when the wallet lacks it and the service
+ * offers `add_chain`). Returns the account and the timed request function for what follows. Wallet pay and the
+ * dashboard's sweep both start here.
  */
-export async function sendPayment(
+export async function connectWallet(
   provider: Eip1193Provider,
-  w: CheckoutWallet,
+  chain: { chain_id: string; add_chain?: CheckoutWallet['add_chain'] | undefined },
   timeoutMs = WALLET_TIMEOUT_MS,
-): Promise<string> {
-  const request = <T>(method: string, params?: unknown[]) =>
+): Promise<{ from: string; request: Request }> {
+  const request: Request = <T>(method: string, params?: unknown[]) =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(failure('timeout')), timeoutMs);
       provider.request(params ? { method, params } : { method }).then(
@@ -61,18 +60,36 @@ export async function sendPayment(
     });
   const [from] = await request<string[]>('eth_requestAccounts');
   if (!from) throw failure('rejected');
-  const onChain = async () => BigInt(await request<string>('eth_chainId')) === BigInt(w.chain_id);
+  const onChain = async () => BigInt(await request<string>('eth_chainId')) === BigInt(chain.chain_id);
   if (!(await onChain())) {
     try {
-      await request('wallet_switchEthereumChain', [{ chainId: w.chain_id }]);
+      await request('wallet_switchEthereumChain', [{ chainId: chain.chain_id }]);
     } catch (e) {
       if (codeOf(e) === 4001) throw e;
-      if (codeOf(e) !== 4902 || !w.add_chain) throw failure('switch');
-      await request('wallet_addEthereumChain', [w.add_chain]);
+      if (codeOf(e) !== 4902 || !chain.add_chain) throw failure('switch');
+      await request('wallet_addEthereumChain', [chain.add_chain]);
     }
     // Some wallets answer the switch before they moved, or add a chain without moving to it.
     if (!(await onChain())) throw failure('switch');
   }
+  return { from, request };
+}
+
+/**
+ * Pays with a wallet, as the service built the transaction (`wallet` of the payment view): asks for the account,
+ * moves the wallet to the payment's chain (adding it when the wallet lacks it and the service offers it), checks
+ * the balance, then sends exactly `value` to `to` with `data`. Returns the transaction hash; throws an error with
+ * `why` (a WalletFailure) or the wallet's own error (see failureOf).
+ *
+ * @example
+ * const hash = await sendPayment(provider, payment.wallet);
+ */
+export async function sendPayment(
+  provider: Eip1193Provider,
+  w: CheckoutWallet,
+  timeoutMs = WALLET_TIMEOUT_MS,
+): Promise<string> {
+  const { from, request } = await connectWallet(provider, w, timeoutMs);
   // The balance first: a clear message rather than the wallet's own, which varies (or a failed send on chain).
   // Token call data is 0x, the selector (8 hex digits), the recipient's word (64), the units' word (64).
   const has = BigInt(

@@ -240,6 +240,7 @@ async function xpubShow(s: TestService, args: string[], gapLimit: number): Promi
       readStdin: async () => '',
       utxoNetOf: (chain) => s.service.config.UTXO_NETWORKS.find((n) => n.network === chain)?.chain ?? null,
       gapLimit,
+      evmNetworks: [],
     },
     values,
   );

@@ -1,4 +1,6 @@
-import { getAddress, isAddress } from 'viem';
+import { readFileSync } from 'node:fs';
+import { type Address, getAddress, type Hex, isAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import type { Asset } from '../../catalog/types.js';
 
@@ -42,6 +44,41 @@ export const evmNetworkSchema = z.strictObject({
       z.string().refine((a) => isAddress(a, { strict: false }), 'must be a 0x-prefixed 20-byte address'),
     )
     .default({}),
+  /**
+   * ForwarderFactory on this chain (`admin evm deploy-factory`): merchants with a payout address get a forwarder per
+   * payment (core/forwarders). Optional: without it every EVM payment pays to an address of the merchant's xpub.
+   */
+  forwarderFactory: z
+    .string()
+    .refine((a) => isAddress(a, { strict: false }), 'must be a 0x-prefixed 20-byte address')
+    .optional(),
+  /**
+   * A file holding the relayer's private key (0x + 64 hex): a gas-only account that flushes forwarders. The only key
+   * the service may hold; it pays gas and has no power over customer funds. Optional: without it forwarders are
+   * swept from the dashboard or with `admin evm sweep --calldata`.
+   */
+  relayerKeyFile: z.string().min(1).optional(),
+  /** Forwarders per flushMany transaction. @default 50 */
+  sweepBatchSize: z.number().int().min(1).max(200).default(50),
+  /** A forwarder waits at most this long for a full batch. @default 3600 */
+  sweepMaxWaitSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .default(3600),
+  /** No sweep while the node's gas price is above this (gwei, decimal text). Optional: any price. */
+  sweepMaxGasPriceGwei: z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,9})?$/, 'decimal gwei, e.g. "30" or "0.5"')
+    .optional(),
+  /** How often the sweeper looks at forwarders and its own transactions. @default 15000 */
+  sweepIntervalMs: z.number().int().min(50).max(3_600_000).default(15_000),
+  /** Below this native balance (decimal text, e.g. "0.05") the relayer is reported low. @default "0.01" */
+  relayerLowBalance: z
+    .string()
+    .regex(/^\d{1,18}(\.\d{1,18})?$/, 'decimal amount of the native coin, e.g. "0.05"')
+    .default('0.01'),
 });
 
 export const chainsFileSchema = z.strictObject({
@@ -67,7 +104,40 @@ export interface EvmNetworkConfig {
   nativeAsset: string;
   /** Every catalog token of the network with the contract watched for it (EIP-55). */
   tokens: { asset: string; contract: string }[];
+  /** Forwarders on this network, or null when it has no factory. */
+  forwarders: ForwarderConfig | null;
 }
+
+export interface ForwarderConfig {
+  factory: Address;
+  /** The relayer's key, read from `relayerKeyFile` at start-up; null: no relayer (sweeps from a wallet). */
+  relayerKey: Hex | null;
+  batchSize: number;
+  maxWaitMs: number;
+  /** In wei; null: any price. */
+  maxGasPriceWei: bigint | null;
+  intervalMs: number;
+  /** In wei. */
+  lowBalanceWei: bigint;
+}
+
+/**
+ * Chains whose CREATE2 addresses follow another rule (zkSync Era's ZK Stack and its kin hash a different preimage):
+ * a forwarder address computed the Ethereum way would receive funds no contract can ever move there.
+ */
+export const DIFFERENT_CREATE2_CHAIN_IDS: ReadonlyMap<number, string> = new Map([
+  [324, 'zkSync Era'],
+  [300, 'zkSync Era Sepolia'],
+  [2741, 'Abstract'],
+  [11124, 'Abstract testnet'],
+  [232, 'Lens'],
+  [37111, 'Lens testnet'],
+  [50104, 'Sophon'],
+  [531050104, 'Sophon testnet'],
+  [388, 'Cronos zkEVM'],
+  [240, 'Cronos zkEVM testnet'],
+  [9075, 'Gateway'],
+]);
 
 export class ChainsConfigError extends Error {
   override name = 'ChainsConfigError';
@@ -124,6 +194,7 @@ export function parseChainsConfig(json: unknown, assets: readonly Asset[]): EvmN
       walletRpcUrl: n.walletRpcUrl ?? null,
       nativeAsset: native.code,
       tokens,
+      forwarders: forwarderConfig(network, n),
     });
   }
   return out;
@@ -140,4 +211,51 @@ export function applyChainsConfig(assets: readonly Asset[], networks: readonly E
     const token = n.tokens.find((t) => t.asset === a.code);
     return { ...a, chainId: n.chainId, smartContract: token ? token.contract : a.smartContract };
   });
+}
+
+/** Decimal text of a coin with 18 (wei) or 9 (gwei) decimals, to base units. */
+function decimalUnits(text: string, decimals: number): bigint {
+  const [whole = '0', frac = ''] = text.split('.');
+  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, '0') || '0');
+}
+
+function forwarderConfig(network: string, n: EvmNetworkInput): ForwarderConfig | null {
+  const at = `networks.${network}`;
+  if (!n.forwarderFactory) {
+    if (n.relayerKeyFile) throw new ChainsConfigError(`${at}.relayerKeyFile: needs forwarderFactory`);
+    return null;
+  }
+  const other = DIFFERENT_CREATE2_CHAIN_IDS.get(n.chainId);
+  if (other)
+    throw new ChainsConfigError(
+      `${at}.forwarderFactory: chain ${n.chainId} (${other}) computes CREATE2 addresses differently; forwarders are not supported there`,
+    );
+  return {
+    factory: getAddress(n.forwarderFactory),
+    relayerKey: n.relayerKeyFile ? readRelayerKey(`${at}.relayerKeyFile`, n.relayerKeyFile) : null,
+    batchSize: n.sweepBatchSize,
+    maxWaitMs: n.sweepMaxWaitSeconds * 1000,
+    maxGasPriceWei: n.sweepMaxGasPriceGwei ? decimalUnits(n.sweepMaxGasPriceGwei, 9) : null,
+    intervalMs: n.sweepIntervalMs,
+    lowBalanceWei: decimalUnits(n.relayerLowBalance, 18),
+  };
+}
+
+/** Reads the relayer's key; a mistake names the file, never its contents. */
+function readRelayerKey(at: string, path: string): Hex {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8').trim();
+  } catch (e) {
+    throw new ChainsConfigError(`${at}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  const key = (text.startsWith('0x') ? text : `0x${text}`) as Hex;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key))
+    throw new ChainsConfigError(`${at}: ${path} does not hold a 32-byte hex private key`);
+  try {
+    privateKeyToAccount(key);
+  } catch {
+    throw new ChainsConfigError(`${at}: ${path} does not hold a valid private key`);
+  }
+  return key;
 }

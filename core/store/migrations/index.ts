@@ -10,6 +10,7 @@ import * as dropChangeNotifications from './0008-drop-change-notifications.js';
 import * as dashboard from './0009-dashboard.js';
 import * as retentionAndBalances from './0010-retention-and-balances.js';
 import * as chainXpubs from './0011-chain-xpubs.js';
+import * as forwarders from './0012-forwarders.js';
 
 /**
  * Versioned migrations, applied in name order (Kysely sorts them). Add a file per change; never edit one that has shipped.
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0009-dashboard': dashboard,
   '0010-retention-and-balances': retentionAndBalances,
   '0011-chain-xpubs': chainXpubs,
+  '0012-forwarders': forwarders,
 };

@@ -1,0 +1,116 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, EvmForwarderTable } from '../store/schema.js';
+
+/*
+ * The evm_forwarders table: one row per payment paid through a forwarder, written in the payment's own creation
+ * transaction, and how far its deposits were swept.
+ */
+
+type Db = Kysely<Database>;
+export type ForwarderRow = Selectable<EvmForwarderTable>;
+
+export async function insertForwarder(
+  db: Db,
+  f: Pick<
+    ForwarderRow,
+    'payment_id' | 'merchant_id' | 'network' | 'address' | 'factory' | 'payout' | 'salt' | 'created_at'
+  >,
+): Promise<void> {
+  await db.insertInto('evm_forwarders').values(f).execute();
+}
+
+export function forwarderOf(db: Db, paymentId: string): Promise<ForwarderRow | undefined> {
+  return db.selectFrom('evm_forwarders').selectAll().where('payment_id', '=', paymentId).executeTakeFirst();
+}
+
+/** A forwarder holding confirmed deposits that no flush has covered yet. */
+export interface Unswept {
+  forwarder: ForwarderRow;
+  /** Base units per catalog asset code, summed over the unswept deposits. */
+  units: Map<string, bigint>;
+  /** Highest block of those deposits: a flush mined after it covers them all. */
+  throughHeight: number;
+  /** When the oldest of them was first seen (the batch's wait counts from here). */
+  oldestSeenAt: number;
+}
+
+export interface UnsweptQuery {
+  /** Catalog network code (`eth`). */
+  network: string;
+  /** The deposits' chain key (`live:eth`). */
+  chainKey: string;
+  /** Deposits above this height are not confirmed enough to sweep. */
+  confirmedHeight: number;
+  /** Payments not finished are swept only once past `valid_until` (no top-up can come any more). */
+  now: number;
+  merchantId?: string;
+  /** Only deposits above this height (the sweeper's low-water mark): keeps the scan to recent blocks. */
+  aboveHeight?: number;
+  /** Only forwarders due for an attempt (not waiting out a retry, not in a pending transaction). */
+  dueOnly?: boolean;
+  limit?: number;
+}
+
+/**
+ * Forwarders with confirmed, not yet swept deposits of finished payments (or of any payment past its validity: a
+ * late or partial payment's funds are the merchant's too). Oldest first. Sweeping changes no payment: it only moves
+ * what the payment already counted.
+ */
+export async function unsweptForwarders(db: Db, q: UnsweptQuery): Promise<Unswept[]> {
+  let query = db
+    .selectFrom('deposits as d')
+    .innerJoin('evm_forwarders as f', 'f.payment_id', 'd.payment_id')
+    .innerJoin('payments as p', 'p.id', 'd.payment_id')
+    .selectAll('f')
+    .select(['d.asset', 'd.amount_units', 'd.block_height', 'd.first_seen_at'])
+    .where('d.network', '=', q.chainKey)
+    .where('f.network', '=', q.network)
+    .where('d.removed', '=', 0)
+    .where('d.block_height', 'is not', null)
+    .where('d.block_height', '<=', q.confirmedHeight)
+    .where((eb) => eb.or([eb('f.swept_through', 'is', null), eb('d.block_height', '>', eb.ref('f.swept_through'))]))
+    .where((eb) => eb.or([eb('p.status', '=', 'finished'), eb('p.valid_until', '<', q.now)]));
+  if (q.merchantId !== undefined) query = query.where('f.merchant_id', '=', q.merchantId);
+  if (q.aboveHeight !== undefined) query = query.where('d.block_height', '>', q.aboveHeight);
+  if (q.dueOnly)
+    query = query
+      .where('f.pending_sweep_id', 'is', null)
+      .where((eb) => eb.or([eb('f.next_sweep_at', 'is', null), eb('f.next_sweep_at', '<=', q.now)]));
+  const rows = await query.orderBy('d.first_seen_at').execute();
+  const out = new Map<string, Unswept>();
+  for (const r of rows) {
+    const { asset, amount_units, block_height, first_seen_at, ...forwarder } = r;
+    let u = out.get(forwarder.payment_id);
+    if (!u) {
+      u = { forwarder, units: new Map(), throughHeight: 0, oldestSeenAt: Number(first_seen_at) };
+      out.set(forwarder.payment_id, u);
+    }
+    u.units.set(asset, (u.units.get(asset) ?? 0n) + BigInt(amount_units));
+    u.throughHeight = Math.max(u.throughHeight, Number(block_height));
+    u.oldestSeenAt = Math.min(u.oldestSeenAt, Number(first_seen_at));
+  }
+  const list = [...out.values()];
+  return q.limit === undefined ? list : list.slice(0, q.limit);
+}
+
+/** A flush mined after `throughHeight` covered the forwarder's deposits up to it. */
+export async function markSwept(
+  db: Db,
+  paymentId: string,
+  s: { throughHeight: number; txHash: string; at: number },
+): Promise<void> {
+  await db
+    .updateTable('evm_forwarders')
+    .set({
+      swept_through: s.throughHeight,
+      sweep_tx: s.txHash,
+      swept_at: s.at,
+      pending_sweep_id: null,
+      sweep_attempts: 0,
+      next_sweep_at: null,
+      sweep_error: null,
+    })
+    .where('payment_id', '=', paymentId)
+    .where((eb) => eb.or([eb('swept_through', 'is', null), eb('swept_through', '<', s.throughHeight)]))
+    .execute();
+}
