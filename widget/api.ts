@@ -46,10 +46,8 @@ const CODES: Record<number, CheckoutErrorCode> = {
  * the key of POST /sessions is in its body).
  */
 export function send(base: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(
-    `${base}/api/dropin/v1${path}`,
-    body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) },
-  );
+  // Bodies are objects, so a body is a POST.
+  return fetch(`${base}/api/dropin/v1${path}`, body ? { method: 'POST', body: JSON.stringify(body) } : undefined);
 }
 
 /** POST /sessions for valid options (the module's open(), and checkout.js for a tap before the module is in). */
