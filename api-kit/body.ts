@@ -5,18 +5,32 @@ import { AppError, fieldErrors } from '../core/errors.js';
 import { RequestAbortedError, validationError } from './errors.js';
 import { nodeRequest, requestHeader } from './node-request.js';
 
+export interface JsonBodyOptions {
+  /**
+   * Take `text/plain` too: a browser's cross-origin POST of text/plain is CORS-simple (no preflight, one round trip
+   * less), so the drop-in sends its JSON that way. The body must still be a JSON object.
+   * @default false
+   */
+  plainText?: boolean;
+}
+
 /**
- * Reads and validates a JSON body: 415 when it is not JSON, 413 over the limit, 400 when malformed, 422 with
- * per-field errors when it does not fit the schema. Returns the raw text too, for idempotency hashing.
+ * Reads a JSON object body: 415 when it is not JSON, 413 over the limit, 400 when malformed or not an object, 422
+ * for a NUL character anywhere. Returns the raw text too, for idempotency hashing.
  */
-export async function readJson<S extends z.ZodType>(
+export async function readJsonObject(
   c: Context,
-  schema: S,
   limitBytes: number,
-): Promise<{ data: z.infer<S>; raw: string }> {
+  options: JsonBodyOptions = {},
+): Promise<{ value: Record<string, unknown>; raw: string }> {
   const type = requestHeader(c, 'content-type') ?? '';
-  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON: send Content-Type: application/json');
+  const json = /^application\/([a-z.+-]*\+)?json\b/i.test(type);
+  if (!json && !(options.plainText && /^text\/plain\b/i.test(type))) {
+    const also = options.plainText ? ' (or text/plain)' : '';
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Request body must be JSON: send Content-Type: application/json${also}`,
+    );
   }
   const declared = Number(requestHeader(c, 'content-length') ?? '0');
   if (declared > limitBytes) throw tooLarge(limitBytes);
@@ -34,9 +48,25 @@ export async function readJson<S extends z.ZodType>(
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new AppError('BAD_REQUEST', 'JSON body must be an object');
   refuseNul(value);
+  return { value: value as Record<string, unknown>, raw };
+}
+
+/** A body read by readJsonObject, checked against its schema: 422 with per-field errors when it does not fit. */
+export function validBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error);
-  return { data: parsed.data, raw };
+  return parsed.data;
+}
+
+/** readJsonObject, then validBody: the whole of a JSON route's body handling. */
+export async function readJson<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  limitBytes: number,
+  options: JsonBodyOptions = {},
+): Promise<{ data: z.infer<S>; raw: string }> {
+  const { value, raw } = await readJsonObject(c, limitBytes, options);
+  return { data: validBody(schema, value), raw };
 }
 
 /**

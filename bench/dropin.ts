@@ -67,8 +67,8 @@ const IN_PAGE_TIMINGS = `async function (k, n) {
     open.push(performance.now() - t0);
     h.close();
     const t1 = performance.now();
-    const r = await fetch(base + '/api/dropin/v1/sessions', { method: 'POST', headers: { authorization: 'Bearer ' + k, 'content-type': 'application/json' },
-      body: JSON.stringify({ amount: 25, crypto_currency: 'BTC', customer: { email: 'bench@example.com' } }) });
+    const r = await fetch(base + '/api/dropin/v1/sessions', { method: 'POST',
+      body: JSON.stringify({ public_key: k, amount: 25, crypto_currency: 'BTC', customer: { email: 'bench@example.com' } }) });
     await r.json();
     api.push(performance.now() - t1);
   }

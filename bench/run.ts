@@ -98,6 +98,31 @@ async function main(): Promise<void> {
     ]);
   }
 
+  const phone = await optional('phone', async () => (await import('./phone.js')).benchPhone());
+  results.phone = phone;
+  if ('skipped' in phone) rows.push(['phone', 'skipped', phone.skipped]);
+  else {
+    const p = phone.profile;
+    const profile = `${p.roundTripMs} ms RTT, ${p.downKbps / 1000}/${p.upKbps / 1000} Mbps, ${p.cpuSlowdown}x CPU, cache off, ${p.viewport.width}x${p.viewport.height}`;
+    const cases = [
+      ['settled', 'shop of another origin, page settled', 'target < 300 ms'],
+      ['idle', 'shop of another origin, after 6 s idle', 'target < 300 ms'],
+      ['early', 'shop of another origin, tap as the button works', 'target < 450 ms'],
+      ['demo', 'demo storefront (same origin), page settled', ''],
+    ] as const;
+    for (const [k, label, target] of cases)
+      rows.push([
+        `phone tap -> QR (median): ${label}`,
+        `${phone.tapToQrMs[k]} ms`,
+        `${target ? `${target}; ` : ''}${phone.runs} fresh loads; ${profile}`,
+      ]);
+    rows.push([
+      'phone demo storefront page-ready (median)',
+      `${phone.demoPageReadyMs} ms`,
+      `${phone.runs} fresh loads`,
+    ]);
+  }
+
   const wallet = await optional('wallet', async () => (await import('./wallet.js')).benchWallet());
   results.wallet = wallet;
   if ('skipped' in wallet) rows.push(['wallet pay', 'skipped', wallet.skipped]);

@@ -273,6 +273,79 @@ describe('sessions: auth and origins', () => {
   });
 });
 
+/**
+ * POST /sessions as the popup sends it from a shop's page: the key in the JSON body, the body as text/plain, no
+ * header of ours, so the browser sends it without a preflight.
+ */
+async function simpleSession(body: Record<string, unknown>, origin?: string) {
+  const res = await fetch(`${t.url}/api/dropin/v1/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain;charset=UTF-8', ...(origin ? { origin } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, json: await res.json() };
+}
+
+describe('sessions: the key in a CORS-simple body', () => {
+  it('creates the session and its payment from a text/plain body carrying public_key', async () => {
+    const r = await simpleSession({ public_key: pk(), ...order, crypto_currency: 'BTC' }, 'https://anywhere.example');
+    expect(r.status, JSON.stringify(r.json)).toBe(201);
+    expect(r.headers.get('access-control-allow-origin')).toBe('https://anywhere.example');
+    expect(r.json.data.payment.pay_currency).toBe('BTC');
+    expect(r.json.data.session.merchant_name).toBe('Test shop');
+  });
+
+  it('refuses an sk_ key, a missing key and an unknown key in the body with 401, writing nothing', async () => {
+    const before = [await countRows('dropin_sessions'), await countRows('payments')];
+    const secret = await simpleSession({ public_key: t.merchant.secret_key, ...order });
+    expect(secret.status).toBe(401);
+    expect(secret.json).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    expect(secret.json.message).toMatch(/secret keys .*must never reach a browser/i);
+    const missing = await simpleSession(order);
+    expect(missing.status).toBe(401);
+    expect(missing.json.message).toMatch(/Missing public key: send it as the body's public_key/);
+    for (const key of ['dk_test_unknown', 'whatever', '']) {
+      const r = await simpleSession({ public_key: key, ...order });
+      expect(r.status, key).toBe(401);
+    }
+    expect([await countRows('dropin_sessions'), await countRows('payments')]).toEqual(before);
+  });
+
+  it("refuses an origin outside a live merchant's allowed origins with 403, readable by the page", async () => {
+    const evil = await simpleSession({ public_key: liveKey, ...order }, 'https://evil.example');
+    expect(evil.status).toBe(403);
+    expect(evil.json.message).toMatch(/Origin https:\/\/evil\.example is not allowed/);
+    expect(evil.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+    const good = await simpleSession({ public_key: liveKey, ...order }, 'https://shop.example');
+    expect(good.status).toBe(201);
+  });
+
+  it('answers 422 per field, public_key included, and 400 for two different keys', async () => {
+    const bad = await simpleSession({ public_key: pk(), amount: -1, customer: { email: 'x' } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.json.errors).sort()).toEqual(['amount', 'customer.email']);
+    const notText = await simpleSession({ public_key: 42, ...order });
+    expect(notText.status).toBe(422);
+    expect(Object.keys(notText.json.errors)).toEqual(['public_key']);
+    const two = await t.api('/api/dropin/v1/sessions', {
+      key: null,
+      headers: { authorization: `Bearer ${liveKey}` },
+      body: { public_key: pk(), ...order },
+    });
+    expect(two.status).toBe(400);
+    expect(two.json.message).toMatch(/send the public key once/);
+  });
+
+  it('takes text/plain only on the drop-in: the merchant API still answers 415', async () => {
+    const res = await fetch(`${t.url}/api/v1/payments`, {
+      method: 'POST',
+      headers: { 'x-api-key': t.merchant.secret_key, 'content-type': 'text/plain' },
+      body: JSON.stringify({ price_amount: 10, price_currency: 'usd', pay_currency: 'btc' }),
+    });
+    expect(res.status).toBe(415);
+  });
+});
+
 describe('hosted page', () => {
   it('serves /pay/{id} only with the signed token and reads the payment through it', async () => {
     const r = await t.api('/api/v1/payment-links', {

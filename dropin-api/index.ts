@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { RateLimiter } from '../api-kit/rate-limit.js';
 import { answerOtherMethods } from '../api-kit/routes.js';
-import { type DropinCtx, type DropinEnv, requireCheckout, requirePublicKey } from './context.js';
+import { type DropinCtx, type DropinEnv, requireCheckout, requirePublicKey, requireSessionKey } from './context.js';
 import { dropinCors } from './cors.js';
 import { gzipJson } from './gzip-json.js';
 import { registerChooseCurrency } from './routes/choose-currency.js';
@@ -32,7 +32,7 @@ export function createDropinApi(deps: ApiDeps, o: DropinApiOptions): Hono<Dropin
   };
   app.use('*', dropinCors());
   app.use('*', gzipJson());
-  app.use('/sessions', requirePublicKey(x));
+  app.post('/sessions', requireSessionKey(x));
   app.use('/currencies', requirePublicKey(x));
   app.use('/sessions/:token', requireCheckout(x));
   app.use('/sessions/:token/*', requireCheckout(x));

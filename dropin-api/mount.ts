@@ -9,6 +9,13 @@ import { hostedPageHtml, invalidPageHtml } from './hosted-page.js';
 import { createDropinApi } from './index.js';
 import { staticFiles } from './static-files.js';
 
+const DEMO_PRELOADS = [
+  '</demo/demo.js>; rel=preload; as=script',
+  '</demo/config.js>; rel=preload; as=script',
+  '</dropin/v1/checkout.js>; rel=preload; as=script',
+  '</dropin/v1/checkout.module.js>; rel=modulepreload',
+].join(', ');
+
 /**
  * Everything browser-facing: the drop-in API, the hosted payment page, the demo storefront's config and the
  * static files of public/ (the built drop-in, the demo, asset icons).
@@ -29,7 +36,13 @@ export function mountDropin(app: Hono, deps: ApiDeps): void {
   app.get('/icons/*', async (c) => (await icons(c, sent(c))) ?? c.notFound());
   app.get('/dropin/v1/*', (c) => serve(c, sent(c)));
   app.get('/demo', (c) => c.redirect('/demo/', 301));
-  app.get('/demo/', (c) => serve(c, 'demo/index.html'));
+  app.get('/demo/', (c) => {
+    // What demo.js loads next, fetched with the page instead of one round trip after another (page, demo.js,
+    // checkout.js, checkout.module.js). Paths, as demo.js finds the service at the page's own origin; a copy of the
+    // page elsewhere (with ?service=) goes without these hints, not wrong ones.
+    c.header('link', DEMO_PRELOADS);
+    return serve(c, 'demo/index.html');
+  });
   // The demo's public key: generated at runtime, so it cannot be a static file.
   app.get('/demo/config.js', async (c) => {
     const key = await demoPublicKey(deps.db);

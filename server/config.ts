@@ -25,6 +25,8 @@ export const configSchema = z.object({
   /** Milliseconds a client has to send a request's head, and its whole request (server/http-server.ts). */
   HEADERS_TIMEOUT_MS: intFrom(10_000, 100),
   REQUEST_TIMEOUT_MS: intFrom(30_000, 100),
+  /** Milliseconds an idle connection is kept for the client's next request: longer than a proxy's 60 s. */
+  KEEP_ALIVE_TIMEOUT_MS: intFrom(65_000, 100),
   /** CoinGecko-compatible price API for live mode. */
   RATES_BASE_URL: z.url().default('https://api.coingecko.com/api/v3'),
   RATES_API_KEY: z.string().optional(),

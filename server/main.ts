@@ -61,6 +61,7 @@ async function main(): Promise<void> {
   const server = createHttpServer({
     headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
   });
   serveApp(server, service.app);
   const port = await listen(server, config.PORT, config.HOST);

@@ -1,4 +1,5 @@
-import type { CheckoutError, CheckoutErrorCode, CheckoutPayment } from './types.js';
+import { sessionBody } from './options.js';
+import type { CheckoutError, CheckoutErrorCode, CheckoutOptions, CheckoutPayment } from './types.js';
 
 /** The checkout as the service describes it (GET /sessions/{token}). Amounts are exact decimal strings. */
 export interface SessionView {
@@ -39,23 +40,38 @@ const CODES: Record<number, CheckoutErrorCode> = {
   429: 'rate_limited',
 };
 
+/**
+ * A request to the drop-in API: GET, or POST of a JSON body sent as text/plain. Neither carries a header of ours, so
+ * from a shop's page both are CORS-simple requests: no preflight, one round trip (the service takes text/plain;
+ * the key of POST /sessions is in its body).
+ */
+export function send(base: string, path: string, body?: unknown): Promise<Response> {
+  // Bodies are objects, so a body is a POST.
+  return fetch(`${base}/api/dropin/v1${path}`, body ? { method: 'POST', body: JSON.stringify(body) } : undefined);
+}
+
+/** POST /sessions for valid options (the module's open(), and checkout.js for a tap before the module is in). */
+export function sendSession(base: string, o: CheckoutOptions): Promise<Response> {
+  return fetch(`${base}/api/dropin/v1/sessions`, { method: 'POST', body: JSON.stringify(sessionBody(o)) });
+}
+
 /** The drop-in API client: every call goes to `{base}/api/dropin/v1`, never to the merchant API. */
 export class DropinApi {
   constructor(readonly base: string) {}
 
+  /** `send`, then `read`. */
+  call<T>(path: string, body?: unknown): Promise<T> {
+    return this.read(send(this.base, path, body));
+  }
+
   /**
-   * GET, or POST with a JSON body. A failure is thrown as the `CheckoutError` that `onError` gets (a plain object,
-   * never an `Error`): the service's own message is kept, as it says what to fix.
+   * The answer's data. A failure is thrown as the `CheckoutError` that `onError` gets (a plain object, never an
+   * `Error`): the service's own message is kept, as it says what to fix.
    */
-  async call<T>(path: string, { body, key }: { body?: unknown; key?: string } = {}): Promise<T> {
-    const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
+  async read<T>(sent: Promise<Response>): Promise<T> {
     let res: Response;
     try {
-      res = await fetch(
-        `${this.base}/api/dropin/v1${path}`,
-        body === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify(body) },
-      );
+      res = await sent;
     } catch {
       const e: CheckoutError = { code: 'network', message: `Cannot reach the payment service at ${this.base}` };
       throw e;

@@ -1,3 +1,4 @@
+import { sendSession } from './api.js';
 import { safeCall, TAG } from './safe.js';
 import type { CheckoutError, CheckoutHandle, CheckoutOptions, CheckoutResult } from './types.js';
 
@@ -14,16 +15,35 @@ const src = script?.src || `${location.origin}/dropin/v1/checkout.js`;
  * customer clicks "Buy". A dynamic import carries this script's CSP nonce to the module and its chunks.
  */
 const checkout: Promise<CheckoutModule> = import(/* @vite-ignore */ new URL('checkout.module.js', src).href);
-checkout.catch(() => {});
+let loaded = false;
+checkout.then(
+  () => {
+    loaded = true;
+  },
+  () => {},
+);
+const origin = new URL(src).origin;
 
 /** `ServiceCheckout.open(options)`: hands over to the module's open() once it is in; never throws into the page. */
 function open(options: CheckoutOptions): CheckoutHandle {
   let inner: CheckoutHandle | null = null;
   let closed = false;
+  // A tap before the module is in: the session request goes now, alongside the module, rather than after it (one
+  // round trip instead of two in a row). Only with a public key (a secret key never leaves the page; the module
+  // refuses it) to this script's own service; the module checks the options before it reads the answer.
+  let sent: Promise<Response> | undefined;
+  try {
+    if (!loaded && !options.apiBase && options.publicKey.startsWith('dk_')) {
+      sent = sendSession(origin, options);
+      sent.catch(() => {});
+    }
+  } catch {
+    // Options the module refuses in its own words.
+  }
   const result = checkout.then(
     (m): Promise<CheckoutResult> | CheckoutResult => {
       if (closed) return { status: 'closed', payment: null };
-      inner = m.createOpen(new URL(src).origin)(options);
+      inner = m.createOpen(origin)(options, undefined, sent);
       return inner.result;
     },
     () => {

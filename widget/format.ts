@@ -9,7 +9,9 @@ export function countdown(ms: number): string {
 
 /**
  * The price in the display currency, localised. Prices have at most 2 decimals, which a double holds exactly
- * for display; crypto amounts are never formatted, they are shown as the exact text the service sent.
+ * for display; crypto amounts are never formatted, they are shown as the exact text the service sent. A page's
+ * first formatter costs tens of ms on a phone (the browser's locale data loads; later ones take a fraction of a
+ * ms), so open() builds one while its request is on the way rather than after the answer.
  */
 export function price(amount: string, currency: string, locale: string): string {
   // The service accepts USD only (a valid ISO 4217 code), so this cannot throw.

@@ -1,10 +1,11 @@
 import { h } from 'preact';
-import { type CreatedSession, DropinApi } from './api.js';
+import { type CreatedSession, DropinApi, sendSession } from './api.js';
 import { loadOptionMessages } from './chunks.js';
 import { Checkout } from './components/checkout.js';
-import { loadLocale, pickLocale } from './i18n.js';
+import { price } from './format.js';
+import { loadLocale, locale, pickLocale } from './i18n.js';
 import { type Mounted, mountHost } from './mount.js';
-import { optionProblemCodes, sessionBody } from './options.js';
+import { optionProblemCodes } from './options.js';
 import { safeCall, TAG } from './safe.js';
 import { CheckoutState } from './state.js';
 import type { CheckoutError, CheckoutHandle, CheckoutOptions, CheckoutPayment, CheckoutResult } from './types.js';
@@ -21,8 +22,12 @@ let current: { close(): void } | null = null;
  * const outcome = await result; // { status: 'finished', payment } or { status: 'closed', payment }
  */
 export function createOpen(defaultBase: string) {
-  /** With `sessionToken` (a session the service created server-side), `options` carries only callbacks and looks. */
-  return function open(options: CheckoutOptions, sessionToken?: string): CheckoutHandle {
+  /**
+   * With `sessionToken` (a session the service created server-side), `options` carries only callbacks and looks.
+   * `sent`: POST /sessions for these options, already on its way (checkout.js sends it when a tap comes before
+   * this module); read instead of sending another.
+   */
+  return function open(options: CheckoutOptions, sessionToken?: string, sent?: Promise<Response>): CheckoutHandle {
     let settle: (r: CheckoutResult) => void = () => {};
     let reject: (e: CheckoutError) => void = () => {};
     const result = new Promise<CheckoutResult>((res, rej) => {
@@ -53,7 +58,7 @@ export function createOpen(defaultBase: string) {
         return none;
       }
       current?.close();
-      return start(options, defaultBase, settle, reject, report, result, sessionToken);
+      return start(options, defaultBase, settle, reject, report, result, sessionToken, sent);
     } catch (e) {
       refuse('server', `Unexpected error: ${e}`);
       return none;
@@ -69,8 +74,15 @@ function start(
   report: (e: CheckoutError) => void,
   result: Promise<CheckoutResult>,
   token?: string,
+  sent?: Promise<Response>,
 ): CheckoutHandle {
   const api = new DropinApi((o.apiBase ?? defaultBase).replace(/\/+$/, ''));
+  // The request first: the popup and the price's formatter are built while it is on its way.
+  const created = token
+    ? api.call<CreatedSession>(`/sessions/${token}`).then((r) => ({ ...r, session_token: token }))
+    : api.read<CreatedSession>(sent ?? sendSession(api.base, o));
+  // Read by state.start below, after the locale: not an unhandled rejection meanwhile.
+  created.catch(() => {});
   const opener = document.activeElement as HTMLElement | null;
   let finished: CheckoutPayment | null = null;
   let mounted: Mounted | null = null;
@@ -106,10 +118,10 @@ function start(
 
   mounted = mountHost(o.theme ?? 'auto', h(Checkout, { state, variant: 'modal', onClose: close }));
   const lang = loadLocale(api.base, pickLocale(o.locale, navigator.languages ?? [navigator.language]));
+  // A throwaway price while the request flies, in a task of its own after the loading screen: the page's first
+  // formatter is the slow one (format.ts), and the header's price is drawn with the QR.
+  setTimeout(() => price('0', 'USD', locale.value));
   void state.start(async () => {
-    const created = token
-      ? api.call<CreatedSession>(`/sessions/${token}`).then((r) => ({ ...r, session_token: token }))
-      : api.call<CreatedSession>('/sessions', { key: o.publicKey, body: sessionBody(o) });
     await lang;
     return created;
   });

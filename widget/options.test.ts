@@ -14,6 +14,7 @@ describe('open() options', () => {
     expect(
       sessionBody({ ...ok, cryptoCurrency: 'BTC', reference: 'A-1', customer: { email: 'a@b.co', name: 'Ann' } }),
     ).toEqual({
+      public_key: 'dk_test_abc',
       amount: 25,
       crypto_currency: 'BTC',
       customer: { email: 'a@b.co', name: 'Ann' },

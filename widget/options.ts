@@ -57,12 +57,17 @@ export function optionProblemCodes(o: unknown): OptionProblem[] {
   return out;
 }
 
-/** The session body from valid options (snake_case, as the API takes it; JSON leaves out what is undefined). */
+/**
+ * The body of POST /sessions from valid options: snake_case, as the API takes it (JSON leaves out what is
+ * undefined), the public key among it, never in a header or the URL (README: drop-in contract).
+ */
 export function sessionBody(o: CheckoutOptions) {
   return {
+    public_key: o.publicKey,
     amount: o.amount,
-    currency: o.currency || undefined,
-    crypto_currency: o.cryptoCurrency || undefined,
+    // An empty currency or cryptoCurrency fails optionProblemCodes; an empty name or reference passes it, and goes.
+    currency: o.currency,
+    crypto_currency: o.cryptoCurrency,
     customer: { email: o.customer.email, name: o.customer.name || undefined },
     reference: o.reference || undefined,
   };

@@ -7,7 +7,7 @@ import type { CheckoutPayment } from './types.js';
  */
 export async function simulate(api: DropinApi, token: string, update: (p: CheckoutPayment) => void): Promise<void> {
   const step = (body: { pay?: boolean; blocks: number }) =>
-    api.call<{ payment: CheckoutPayment }>(`/sessions/${token}/simulate`, { body });
+    api.call<{ payment: CheckoutPayment }>(`/sessions/${token}/simulate`, body);
   const first = await step({ blocks: 1 });
   update(first.payment);
   if (first.payment.payment_status === 'confirming') {

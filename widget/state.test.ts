@@ -39,8 +39,10 @@ function recorder() {
 
 const openSession = (crypto?: string) =>
   api.call<CreatedSession>('/sessions', {
-    key: t.merchant.public_key,
-    body: { amount: 25, customer: { email: 'ann@example.com' }, ...(crypto ? { crypto_currency: crypto } : {}) },
+    public_key: t.merchant.public_key,
+    amount: 25,
+    customer: { email: 'ann@example.com' },
+    ...(crypto ? { crypto_currency: crypto } : {}),
   });
 
 describe('CheckoutState', () => {

@@ -95,7 +95,7 @@ export class CheckoutState {
       // A new token only when the hosted page moves to a new payment.
       const r = await this.api.call<{ session_token?: string; payment: CheckoutPayment }>(
         `/sessions/${this.#token}/payment`,
-        { body: { currency: code } },
+        { currency: code },
       );
       if (r.session_token && r.session_token !== this.#token) {
         this.#token = r.session_token;

@@ -17,7 +17,7 @@ export const chooseCurrencySchema = z.strictObject({ currency: currencyCodeSchem
 export function registerChooseCurrency(app: Hono<DropinEnv>, deps: ApiDeps, clientAddress: (c: Context) => string) {
   app.post('/sessions/:token/payment', async (c) => {
     const x = c.get('checkout');
-    const { data } = await readJson(c, chooseCurrencySchema, deps.limits.bodyBytes);
+    const { data } = await readJson(c, chooseCurrencySchema, deps.limits.bodyBytes, { plainText: true });
     const { payment, created } = await choosePayment(deps, x, data.currency, clientAddress(c));
     const view = await checkoutPaymentView(deps, payment);
     if (!created) return ok(c, { payment: view }, 'Payment unchanged');

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { readJson } from '../../api-kit/body.js';
+import { validBody } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { requestHeader } from '../../api-kit/node-request.js';
@@ -30,14 +30,15 @@ export const createSessionSchema = z.strictObject({
 export type CreateSessionBody = z.infer<typeof createSessionSchema>;
 
 /**
- * POST /sessions (dk_ key): the checkout is created server-side from the merchant's options. With
+ * POST /sessions (dk_ key, in the body: context.ts requireSessionKey): the checkout is created server-side from the merchant's options. With
  * `crypto_currency` the payment is created in the same call and transaction (one round trip to the QR); without it
  * the answer carries the picker's currencies instead. The token in the answer is the only way to read the session.
  */
 export function registerCreateSession(app: Hono<DropinEnv>, deps: ApiDeps, clientAddress: (c: Context) => string) {
   app.post('/sessions', async (c) => {
     const merchant = c.get('merchant');
-    const { data } = await readJson(c, createSessionSchema, deps.limits.bodyBytes);
+    // requireSessionKey has read the body (its key among it).
+    const data = validBody(createSessionSchema, c.get('body'));
     const price = fromUnits(priceCents(numberToDecimalText(data.amount) ?? ''), 2);
     const asset = data.crypto_currency === undefined ? null : payableAsset(deps, merchant.mode, data.crypto_currency);
     const { session, token, payment } = await openSession(deps, merchant, {

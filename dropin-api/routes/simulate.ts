@@ -39,7 +39,7 @@ export function registerSimulate(app: Hono<DropinEnv>, deps: ApiDeps) {
         'Simulated payments exist in test mode only; live payments are paid from a wallet',
       );
     const { data } = requestHeader(c, 'content-type')
-      ? await readJson(c, simulateSchema, deps.limits.bodyBytes)
+      ? await readJson(c, simulateSchema, deps.limits.bodyBytes, { plainText: true })
       : { data: simulateSchema.parse({}) };
     const p = await currentPayment(deps, x);
     if (!p) throw new AppError('CONFLICT', 'Choose a currency first: this checkout has no payment yet');

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { Clock } from '../../core/clock.js';
 import { type CreatedMerchant, createMerchant } from '../../core/merchants/merchants.js';
 import { loadConfig } from '../config.js';
@@ -8,6 +9,8 @@ import { freshStoreUrl } from './store.js';
 
 export interface TestService {
   url: string;
+  /** The Node server itself, for tests that watch what reaches it (its 'request' events: methods, URLs). */
+  server: Server;
   service: Service;
   merchant: CreatedMerchant;
   /**
@@ -49,6 +52,7 @@ export async function startTestService(
   const server = createHttpServer({
     headersTimeoutMs: Number(opts.env?.HEADERS_TIMEOUT_MS ?? defaults.HEADERS_TIMEOUT_MS),
     requestTimeoutMs: Number(opts.env?.REQUEST_TIMEOUT_MS ?? defaults.REQUEST_TIMEOUT_MS),
+    keepAliveTimeoutMs: Number(opts.env?.KEEP_ALIVE_TIMEOUT_MS ?? defaults.KEEP_ALIVE_TIMEOUT_MS),
   });
   const port = await listen(server, 0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
@@ -97,6 +101,7 @@ export async function startTestService(
 
   return {
     url,
+    server,
     service,
     merchant,
     api,
