@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
-import { clientAddress } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { json } from '../api-kit/envelope.js';
 import { renderError } from '../api-kit/errors.js';
@@ -53,7 +52,7 @@ export function createApp(
   });
 
   if (opts.metrics) registerMetricsRoute(app, opts.metrics.metrics, opts.metrics);
-  app.route('/api/v1', createMerchantApi(deps, clientAddress));
+  app.route('/api/v1', createMerchantApi(deps, deps.clientAddress));
   registerDocsPage(app, deps.settings.publicUrl);
   mountDropin(app, deps);
   mountDashboard(app, deps);

@@ -18,6 +18,8 @@ export const configSchema = z.object({
   PAYMENT_GRACE_SECONDS: intFrom(900, 0),
   SANDBOX_BLOCK_INTERVAL_MS: intFrom(0),
   RATE_LIMIT_PER_SECOND: intFrom(100),
+  /** Proxy hops in front of the service whose X-Forwarded-For entries are believed (0: none, the socket peer). */
+  TRUST_PROXY: intFrom(0).pipe(z.number().max(10)),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   BODY_LIMIT_BYTES: intFrom(64 * 1024, 1024),
   /** Longest a key or merchant change made by another process (the admin CLI) goes unseen by this one. */

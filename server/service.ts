@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { clientAddressVia } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { GapGuard } from '../core/addresses/gap.js';
 import { createHdAllocator } from '../core/addresses/hd-allocator.js';
@@ -147,6 +148,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       pageSecret: await loadPageSecret(store.db),
     },
     limits: { bodyBytes: config.BODY_LIMIT_BYTES, ratePerSecond: config.RATE_LIMIT_PER_SECOND },
+    clientAddress: clientAddressVia(config.TRUST_PROXY),
     watchers,
     webhooks,
   };
