@@ -152,7 +152,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     watchers,
     webhooks,
   };
-  const app = createApp(deps, { metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
+  const app = createApp(deps, { watchers, metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
   const stops: (() => void)[] = [];
 
   return {
