@@ -57,7 +57,11 @@ export interface Service {
   metrics: ServiceMetrics;
   /** Starts the background work: chain watchers, webhook dispatch, expiry sweep, sandbox blocks, housekeeping. */
   start(): void;
-  stop(): Promise<void>;
+  /**
+   * Stops the background work: watchers at a checkpoint, webhook attempts in flight recorded or, after
+   * `webhookGraceMs`, handed back; then closes the store.
+   */
+  stop(opts?: { webhookGraceMs?: number }): Promise<void>;
 }
 
 /**
@@ -153,7 +157,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     webhooks,
   };
   const app = createApp(deps, { watchers, metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
-  const stops: (() => void)[] = [];
+  const stops: (() => void | Promise<void>)[] = [];
 
   return {
     config,
@@ -178,10 +182,10 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
         stops.push(startSandboxBlocks({ ...deps, watchers }, networks, config.SANDBOX_BLOCK_INTERVAL_MS));
       }
     },
-    async stop() {
-      for (const s of stops.splice(0)) s();
+    async stop(opts = {}) {
+      await Promise.all(stops.splice(0).map((s) => s()));
       await deps.keyUsage.flush();
-      await webhooks.stop();
+      await webhooks.stop(opts.webhookGraceMs);
       webhookTransport.close();
       await store.close();
     },

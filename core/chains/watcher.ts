@@ -48,6 +48,7 @@ export class ChainWatcher {
   private running: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
+  private stopping = false;
   /**
    * What the metrics and /readyz read (server/metrics.ts, server/readiness.ts): the node's last head, the height
    * processed, failed polls, and how the last poll went (null before the first one ends).
@@ -100,13 +101,20 @@ export class ChainWatcher {
       this.timer = setTimeout(tick, delay);
       this.timer.unref();
     };
+    this.stopping = false;
     this.timer = setTimeout(tick, 0);
     this.timer.unref();
   }
 
-  stop(): void {
+  /**
+   * Stops polling. A sync under way ends at the next block boundary (each block is one transaction that moves the
+   * checkpoint), and the promise resolves once it has, so a restart resumes exactly there.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    await this.running;
   }
 
   private async syncOnce(): Promise<void> {
@@ -130,7 +138,7 @@ export class ChainWatcher {
     if (head.height !== cp.height || head.hash !== cp.hash) cp = await this.followReorg(cp, head.height);
 
     const last = Math.min(head.height, cp.height + MAX_BLOCKS_PER_SYNC);
-    for (let h = cp.height + 1; h <= last; h++) {
+    for (let h = cp.height + 1; h <= last && !this.stopping; h++) {
       const block = await src.blockAt(h);
       if (!block) break;
       if (cp.hash && block.parentHash !== cp.hash) {

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { withStoreLock } from './store-lock.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -82,8 +83,16 @@ function withStatementCache(sqlite: SQLite.Database): { prepare: SQLite.Database
   } as { prepare: SQLite.Database['prepare']; close(): void };
 }
 
-/** Brings the schema up to date. Safe to call from several processes: Kysely takes a migration lock. */
+/**
+ * Brings the schema up to date. Safe to call from several processes: Kysely takes a migration lock on PostgreSQL;
+ * on SQLite its lock is a no-op (it assumes one process), so a store lock (store-lock.ts) takes its place.
+ */
 export async function migrate(store: Store): Promise<void> {
+  if (store.dialect === 'sqlite') return withStoreLock(store.db, 'migrate', () => migrateNow(store));
+  return migrateNow(store);
+}
+
+async function migrateNow(store: Store): Promise<void> {
   const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
