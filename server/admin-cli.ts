@@ -1,5 +1,6 @@
 import { systemClock } from '../core/clock.js';
 import { migrate, openStore } from '../core/store/db.js';
+import { backupCommands } from './cli/backup-commands.js';
 import { type Command, helpOf, parseCommandArgs, UsageError } from './cli/command.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { paymentCommands } from './cli/payment-commands.js';
@@ -15,6 +16,7 @@ export const commands: Command[] = [
   ...xpubCommands,
   ...webhookCommands,
   ...userCommands,
+  ...backupCommands,
 ];
 
 function overview(): string {
@@ -51,12 +53,16 @@ export async function runCli(
       return 0;
     }
     const config = loadConfig();
+    if (cmd.standalone) {
+      await cmd.standalone({ databaseUrl: config.DATABASE_URL, out }, values);
+      return 0;
+    }
     const store = openStore(config.DATABASE_URL, { poolSize: 2 });
     try {
       await migrate(store);
       const utxoNetOf = (chain: string) => config.UTXO_NETWORKS.find((n) => n.network === chain)?.chain ?? null;
       const ctx = { db: store.db, clock: systemClock, out, publicUrl: config.PUBLIC_URL, readStdin, utxoNetOf };
-      await cmd.run({ ...ctx, gapLimit: config.UTXO_GAP_LIMIT }, values);
+      await cmd.run?.({ ...ctx, gapLimit: config.UTXO_GAP_LIMIT }, values);
     } finally {
       await store.close();
     }

@@ -17,13 +17,13 @@ export interface ServiceProcess {
 }
 
 /**
- * Bundles server/main.ts into dist/ (one level below the root, like dist/main.mjs, so it finds public/) under a name
- * of its own, and returns its path and a cleanup.
+ * Bundles server/main.ts (or another entry, like server/admin-cli.ts) into dist/ as scripts/build-server.mjs does
+ * (one level below the root, so it finds public/), under a name of its own; returns its path and a cleanup.
  */
-export async function bundleService(): Promise<{ path: string; dispose(): void }> {
-  const path = `dist/test-main-${randomBytes(4).toString('hex')}.mjs`;
+export async function bundleService(entry = 'server/main.ts'): Promise<{ path: string; dispose(): void }> {
+  const path = `dist/test-${randomBytes(4).toString('hex')}.mjs`;
   await build({
-    entryPoints: ['server/main.ts'],
+    entryPoints: [entry],
     outfile: path,
     bundle: true,
     platform: 'node',
