@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pgTypes from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { withStoreLock } from './store-lock.js';
@@ -17,8 +18,18 @@ export interface Store {
   close(): Promise<void>;
 }
 
-// int8 (bigint) columns hold epoch milliseconds and block heights, all far below 2^53.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+/**
+ * The PostgreSQL driver, loaded on first use: a SQLite store (and the admin CLI on one) never pays for loading it.
+ * int8 (bigint) columns hold epoch milliseconds and block heights, all far below 2^53.
+ */
+let pgModule: typeof pgTypes | undefined;
+function loadPg(): typeof pgTypes {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)('pg') as typeof pgTypes;
+    pgModule.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+  }
+  return pgModule;
+}
 
 /**
  * Opens the store named by a DATABASE_URL: `sqlite:path/to/file.sqlite` (relative to cwd) or `postgres://...`.
@@ -26,7 +37,7 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
  */
 export function openStore(url: string, opts: { poolSize?: number; onPoolError?: (e: Error) => void } = {}): Store {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+    const pool = new (loadPg().Pool)({ connectionString: url, max: opts.poolSize ?? 10 });
     // An idle client cut by the server (restart, failover) emits 'error' on the pool; unhandled, it would crash the
     // process. The pool drops that client and the next query opens a fresh one.
     pool.on('error', (e) => opts.onPoolError?.(e));
