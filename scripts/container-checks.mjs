@@ -1,7 +1,7 @@
 // The checks of scripts/container-test.sh against a built image (argument: its name). Containers use the host's
 // network, so they reach this host's PostgreSQL and webhook receiver at 127.0.0.1 and listen on ports of their own.
 // Everything it starts (containers, a volume, a database) is removed at the end, pass or fail.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createServer as netServer } from 'node:net';
@@ -75,14 +75,20 @@ async function paidPayment(c, key, n) {
   await api(c, key, '/sandbox/blocks', { network: 'ltc', count: 2 });
   return p.json.data.payment.payment_id;
 }
+/** SIGTERM and the time to exit. Asynchronous: the webhook receiver in this process must keep answering meanwhile. */
 async function stopTimed(c) {
   const t0 = Date.now();
   podman('kill', '--signal', 'TERM', c.name);
-  const code = Number(podman('wait', c.name));
-  return { code, ms: Date.now() - t0 };
+  const waited = spawn('podman', ['wait', c.name], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  waited.stdout.on('data', (d) => {
+    out += d;
+  });
+  await new Promise((r) => waited.once('exit', r));
+  return { code: Number(out.trim()), ms: Date.now() - t0 };
 }
 
-/** A real webhook receiver on this host: checks signatures with node:crypto, answers 200 after 50 ms. */
+/** A real webhook receiver on this host: checks signatures with node:crypto, answers 200 after 400 ms, so a burst is still in flight when SIGTERM comes. */
 async function receiver() {
   const got = [];
   const r = { secret: '', got };
@@ -95,7 +101,7 @@ async function receiver() {
       const ts = req.headers['x-service-timestamp'];
       const sig = `sha256=${createHmac('sha256', r.secret).update(`${ts}.${body}`).digest('hex')}`;
       got.push({ id: req.headers['x-service-delivery'], verified: sig === req.headers['x-service-signature'] });
-      setTimeout(() => res.writeHead(200).end('ok'), 50);
+      setTimeout(() => res.writeHead(200).end('ok'), 400);
     });
   });
   await new Promise((res) => server.listen(0, '127.0.0.1', res));
@@ -214,7 +220,7 @@ async function main() {
   );
   check(
     deliveries.every((d) => unique.has(d.delivery_id)),
-    `every delivery made (${deliveries.length}; ${beforeRestart} before the stop, the rest after the restart)`,
+    `every delivery made (${deliveries.length}; ${beforeRestart} requests by the time it had stopped, ${rcv.got.length - beforeRestart} after the restart)`,
   );
   check(ids.length === unique.size, `each delivery made once (${ids.length} requests, ${unique.size} deliveries)`);
   await rcv.close();
@@ -255,6 +261,10 @@ try {
   await cleanup();
 } catch (e) {
   console.error(e instanceof Error ? e.message : e);
+  for (const c of containers) {
+    const l = spawnSync('podman', ['logs', '--tail', '20', c], { encoding: 'utf8' });
+    console.error(`--- ${c}:\n${l.stdout}${l.stderr}`);
+  }
   await cleanup();
   process.exit(1);
 }

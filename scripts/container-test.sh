@@ -56,7 +56,6 @@ echo "== image build (podman, the project's Dockerfile)"
 build_started=$(date +%s)
 podman build --network host --format docker -q -t localhost/crypto-payments:test . >/dev/null
 echo "image built in $(($(date +%s) - build_started)) s"
-podman image prune -f >/dev/null 2>&1 || true
 
 echo "== checks"
 node scripts/container-checks.mjs localhost/crypto-payments:test
