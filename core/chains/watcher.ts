@@ -101,7 +101,6 @@ export class ChainWatcher {
       this.timer = setTimeout(tick, delay);
       this.timer.unref();
     };
-    this.stopping = false;
     this.timer = setTimeout(tick, 0);
     this.timer.unref();
   }
@@ -115,6 +114,8 @@ export class ChainWatcher {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;
+    // Only the sync under way is cut short: a later sync() (tests drive chains by hand) runs in full.
+    this.stopping = false;
   }
 
   private async syncOnce(): Promise<void> {
