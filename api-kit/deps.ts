@@ -1,6 +1,7 @@
 import type { ChainWatchers } from '../core/chains/watchers.js';
 import type { CoreDeps } from '../core/deps.js';
 import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
+import type { ClientAddress } from './client-address.js';
 
 /** What the HTTP APIs need beyond the core: limits, and the running service's watchers and webhook dispatcher. */
 export interface ApiDeps extends CoreDeps {
@@ -8,6 +9,8 @@ export interface ApiDeps extends CoreDeps {
     bodyBytes: number;
     ratePerSecond: number;
   };
+  /** The client address that rate limits and sign-in throttling count (TRUST_PROXY decides whom to believe). */
+  clientAddress: ClientAddress;
   /** Sandbox routes catch their chain up before answering, so the answer shows the new state. */
   watchers: Pick<ChainWatchers, 'sync'>;
   /** Wakes the dispatcher when deliveries were queued outside a payment change (redelivery, test event, re-enable). */

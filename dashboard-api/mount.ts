@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
-import { clientAddress } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { AppError } from '../core/errors.js';
 import { PUBLIC_DIR } from '../core/paths.js';
@@ -14,7 +13,7 @@ import { createDashboardApi } from './index.js';
  * browser, so each page has its own URL and the back button works.
  */
 export function mountDashboard(app: Hono, deps: ApiDeps): void {
-  app.route('/dashboard/api', createDashboardApi(deps, clientAddress));
+  app.route('/dashboard/api', createDashboardApi(deps, deps.clientAddress));
   const assets = staticFiles(PUBLIC_DIR, { maxAge: 31_536_000 });
   app.get('/dashboard/assets/*', async (c) => (await assets(c, new URL(c.req.url).pathname.slice(1))) ?? c.notFound());
   app.get('/dashboard', (c) => c.redirect('/dashboard/', 301));

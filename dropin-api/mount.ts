@@ -1,5 +1,4 @@
 import type { Context, Hono } from 'hono';
-import { clientAddress } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { pageTokenValid } from '../core/checkout/page-token.js';
 import { PUBLIC_DIR } from '../core/paths.js';
@@ -24,7 +23,7 @@ export function mountDropin(app: Hono, deps: ApiDeps): void {
   // The service's own pages (hosted page, demo) are at PUBLIC_URL, never at whatever a request's Host header says:
   // a Host-derived origin would let any page that sends a matching Host pass as "self".
   const selfOrigins = () => [new URL(deps.settings.publicUrl).origin];
-  app.route('/api/dropin/v1', createDropinApi(deps, { clientAddress, selfOrigins }));
+  app.route('/api/dropin/v1', createDropinApi(deps, { clientAddress: deps.clientAddress, selfOrigins }));
 
   const files = staticFiles(PUBLIC_DIR, { maxAge: 300 });
   // Asset icons (GET /currencies `icon_url`) never change under one name, so browsers may keep them a day.

@@ -1,5 +1,6 @@
 import { systemClock } from '../core/clock.js';
 import { migrate, openStore } from '../core/store/db.js';
+import { backupCommands } from './cli/backup-commands.js';
 import { type Command, helpOf, parseCommandArgs, UsageError } from './cli/command.js';
 import { evmCommands } from './cli/evm-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
@@ -19,6 +20,7 @@ export const commands: Command[] = [
   ...evmCommands,
   ...webhookCommands,
   ...userCommands,
+  ...backupCommands,
 ];
 
 function overview(): string {
@@ -55,6 +57,10 @@ export async function runCli(
       return 0;
     }
     const config = loadConfig();
+    if (cmd.standalone) {
+      await cmd.standalone({ databaseUrl: config.DATABASE_URL, out }, values);
+      return 0;
+    }
     const store = openStore(config.DATABASE_URL, { poolSize: 2 });
     try {
       await migrate(store);
@@ -68,7 +74,7 @@ export async function runCli(
         utxoNetOf,
         evmNetworks: config.EVM_NETWORKS,
       };
-      await cmd.run({ ...ctx, gapLimit: config.UTXO_GAP_LIMIT }, values);
+      await cmd.run?.({ ...ctx, gapLimit: config.UTXO_GAP_LIMIT }, values);
     } finally {
       await store.close();
     }

@@ -1,11 +1,9 @@
 import { Hono } from 'hono';
-import { sql } from 'kysely';
-import { clientAddress } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
-import { json } from '../api-kit/envelope.js';
 import { renderError } from '../api-kit/errors.js';
 import { requestHeader } from '../api-kit/node-request.js';
 import { securityHeaders } from '../api-kit/security-headers.js';
+import type { ChainWatchers } from '../core/chains/watchers.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { mountDashboard } from '../dashboard-api/mount.js';
@@ -13,6 +11,7 @@ import { mountDropin } from '../dropin-api/mount.js';
 import { registerDocsPage } from '../merchant-api/docs-page.js';
 import { createMerchantApi } from '../merchant-api/index.js';
 import { registerMetricsRoute, type ServiceMetrics } from './metrics.js';
+import { registerHealthRoutes } from './readiness.js';
 
 // Request ids need to be unique, not secret: a random per-process prefix and a counter cost nothing per request.
 const requestIdPrefix = newId('req', 10);
@@ -29,7 +28,7 @@ function nextRequestId(): string {
  */
 export function createApp(
   deps: ApiDeps,
-  opts: { metrics?: { metrics: ServiceMetrics; token: string | undefined; host: string } } = {},
+  opts: { watchers: ChainWatchers; metrics?: { metrics: ServiceMetrics; token: string | undefined; host: string } },
 ): Hono {
   const app = new Hono();
   // First, so it times the whole request, error rendering included.
@@ -47,13 +46,10 @@ export function createApp(
   app.onError(onError);
   app.notFound((c) => onError(new AppError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`), c));
 
-  app.get('/healthz', async (c) => {
-    await sql`select 1`.execute(deps.db);
-    return json(c, { success: true, message: 'OK', data: { status: 'ok', store: deps.dialect } });
-  });
+  registerHealthRoutes(app, deps.db, opts.watchers);
 
   if (opts.metrics) registerMetricsRoute(app, opts.metrics.metrics, opts.metrics);
-  app.route('/api/v1', createMerchantApi(deps, clientAddress));
+  app.route('/api/v1', createMerchantApi(deps, deps.clientAddress));
   registerDocsPage(app, deps.settings.publicUrl);
   mountDropin(app, deps);
   mountDashboard(app, deps);

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, configSchema, loadConfig } from './config.js';
 
 describe('configuration', () => {
   it('has working defaults', () => {
@@ -19,5 +20,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ MIN_AMOUNTS_USD: '{"BTC": 5}' })).toThrow(/MIN_AMOUNTS_USD/);
+  });
+});
+
+describe('documented settings', () => {
+  const keys = Object.keys(configSchema.shape);
+  it('.env.example (compose passes it to the service) lists every setting the service reads', () => {
+    const example = readFileSync('.env.example', 'utf8');
+    expect(keys.filter((k) => !new RegExp(`^${k}=`, 'm').test(example))).toEqual([]);
+  });
+  it("README's configuration table names every setting", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    expect(keys.filter((k) => !readme.includes(`\`${k}\``))).toEqual([]);
   });
 });

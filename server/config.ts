@@ -14,10 +14,16 @@ export const configSchema = z.object({
     .default('sqlite:data/service.sqlite')
     .refine((v) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v), 'must be sqlite:PATH or postgres://...'),
   PUBLIC_URL: z.url().optional(),
+  /** A directory that must be a mounted volume when the SQLite store lies in it (the container image sets /data). */
+  REQUIRE_VOLUME: z.string().startsWith('/', 'must be an absolute path').optional(),
+  /** Seconds start-up waits for a PostgreSQL store to answer before giving up with one line. */
+  STORE_WAIT_SECONDS: intFrom(10, 0),
   PAYMENT_TTL_SECONDS: intFrom(1200, 60),
   PAYMENT_GRACE_SECONDS: intFrom(900, 0),
   SANDBOX_BLOCK_INTERVAL_MS: intFrom(0),
   RATE_LIMIT_PER_SECOND: intFrom(100),
+  /** Proxy hops in front of the service whose X-Forwarded-For entries are believed (0: none, the socket peer). */
+  TRUST_PROXY: intFrom(0).pipe(z.number().max(10)),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   BODY_LIMIT_BYTES: intFrom(64 * 1024, 1024),
   /** Longest a key or merchant change made by another process (the admin CLI) goes unseen by this one. */

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { clientAddressVia } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { GapGuard } from '../core/addresses/gap.js';
 import { createHdAllocator } from '../core/addresses/hd-allocator.js';
@@ -58,7 +59,11 @@ export interface Service {
   metrics: ServiceMetrics;
   /** Starts the background work: chain watchers, webhook dispatch, expiry sweep, sandbox blocks, housekeeping. */
   start(): void;
-  stop(): Promise<void>;
+  /**
+   * Stops the background work: watchers at a checkpoint, webhook attempts in flight recorded or, after
+   * `webhookGraceMs`, handed back; then closes the store.
+   */
+  stop(opts?: { webhookGraceMs?: number }): Promise<void>;
 }
 
 /**
@@ -158,12 +163,13 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       pageSecret: await loadPageSecret(store.db),
     },
     limits: { bodyBytes: config.BODY_LIMIT_BYTES, ratePerSecond: config.RATE_LIMIT_PER_SECOND },
+    clientAddress: clientAddressVia(config.TRUST_PROXY),
     watchers,
     webhooks,
     sweepers,
   };
-  const app = createApp(deps, { metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
-  const stops: (() => void)[] = [];
+  const app = createApp(deps, { watchers, metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
+  const stops: (() => void | Promise<void>)[] = [];
 
   return {
     config,
@@ -179,7 +185,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       stops.push(() => watchers.stop());
       for (const s of sweepers) {
         s.start();
-        stops.push(() => void s.stop());
+        stops.push(() => s.stop());
       }
       stops.push(startExpirySweeper(deps, config.EXPIRY_SWEEP_MS));
       stops.push(startIdempotencyPurge(deps));
@@ -192,10 +198,10 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
         stops.push(startSandboxBlocks({ ...deps, watchers }, networks, config.SANDBOX_BLOCK_INTERVAL_MS));
       }
     },
-    async stop() {
-      for (const s of stops.splice(0)) s();
+    async stop(opts = {}) {
+      await Promise.all(stops.splice(0).map((s) => s()));
       await deps.keyUsage.flush();
-      await webhooks.stop();
+      await webhooks.stop(opts.webhookGraceMs);
       webhookTransport.close();
       await store.close();
     },

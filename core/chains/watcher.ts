@@ -48,8 +48,18 @@ export class ChainWatcher {
   private running: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
-  /** What the metrics read (server/metrics.ts): the node's last head, the height processed, failed polls. */
-  readonly health = { nodeHead: null as number | null, processed: null as number | null, errors: 0 };
+  private stopping = false;
+  /**
+   * What the metrics and /readyz read (server/metrics.ts, server/readiness.ts): the node's last head, the height
+   * processed, failed polls, and how the last poll went (null before the first one ends).
+   */
+  readonly health = {
+    nodeHead: null as number | null,
+    processed: null as number | null,
+    errors: 0,
+    lastPoll: null as 'ok' | 'lagging' | 'failed' | null,
+    lastError: null as string | null,
+  };
 
   constructor(
     private readonly deps: WatcherDeps,
@@ -73,9 +83,13 @@ export class ChainWatcher {
         if (this.failures > 0 && this.source.mode === 'live') logger.info('chain reachable again', { chain: key });
         this.failures = 0;
         chains.setReachable(key, true);
+        this.health.lastPoll = 'ok';
+        this.health.lastError = null;
       } catch (e) {
         this.failures += 1;
         this.health.errors += 1;
+        this.health.lastPoll = e instanceof ChainLagError ? 'lagging' : 'failed';
+        this.health.lastError = toError(e).message;
         // A lagging node still answers: payable, just not synced yet. Anything else and it is not payable now.
         chains.setReachable(key, e instanceof ChainLagError);
         logger.warn('chain sync failed', { chain: key, failures: this.failures, error: toError(e).message });
@@ -91,9 +105,17 @@ export class ChainWatcher {
     this.timer.unref();
   }
 
-  stop(): void {
+  /**
+   * Stops polling. A sync under way ends at the next block boundary (each block is one transaction that moves the
+   * checkpoint), and the promise resolves once it has, so a restart resumes exactly there.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    await this.running;
+    // Only the sync under way is cut short: a later sync() (tests drive chains by hand) runs in full.
+    this.stopping = false;
   }
 
   private async syncOnce(): Promise<void> {
@@ -117,7 +139,7 @@ export class ChainWatcher {
     if (head.height !== cp.height || head.hash !== cp.hash) cp = await this.followReorg(cp, head.height);
 
     const last = Math.min(head.height, cp.height + MAX_BLOCKS_PER_SYNC);
-    for (let h = cp.height + 1; h <= last; h++) {
+    for (let h = cp.height + 1; h <= last && !this.stopping; h++) {
       const block = await src.blockAt(h);
       if (!block) break;
       if (cp.hash && block.parentHash !== cp.hash) {

@@ -35,7 +35,8 @@ export class ChainWatchers {
     for (const w of this.#watchers.values()) w.start();
   }
 
-  stop(): void {
-    for (const w of this.#watchers.values()) w.stop();
+  /** Stops every watcher, each at a checkpoint (see ChainWatcher.stop). */
+  async stop(): Promise<void> {
+    await Promise.all([...this.#watchers.values()].map((w) => w.stop()));
   }
 }

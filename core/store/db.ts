@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pgTypes from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { withStoreLock } from './store-lock.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,8 +18,18 @@ export interface Store {
   close(): Promise<void>;
 }
 
-// int8 (bigint) columns hold epoch milliseconds and block heights, all far below 2^53.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+/**
+ * The PostgreSQL driver, loaded on first use: a SQLite store (and the admin CLI on one) never pays for loading it.
+ * int8 (bigint) columns hold epoch milliseconds and block heights, all far below 2^53.
+ */
+let pgModule: typeof pgTypes | undefined;
+function loadPg(): typeof pgTypes {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)('pg') as typeof pgTypes;
+    pgModule.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+  }
+  return pgModule;
+}
 
 /**
  * Opens the store named by a DATABASE_URL: `sqlite:path/to/file.sqlite` (relative to cwd) or `postgres://...`.
@@ -25,7 +37,7 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
  */
 export function openStore(url: string, opts: { poolSize?: number; onPoolError?: (e: Error) => void } = {}): Store {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+    const pool = new (loadPg().Pool)({ connectionString: url, max: opts.poolSize ?? 10 });
     // An idle client cut by the server (restart, failover) emits 'error' on the pool; unhandled, it would crash the
     // process. The pool drops that client and the next query opens a fresh one.
     pool.on('error', (e) => opts.onPoolError?.(e));
@@ -82,8 +94,16 @@ function withStatementCache(sqlite: SQLite.Database): { prepare: SQLite.Database
   } as { prepare: SQLite.Database['prepare']; close(): void };
 }
 
-/** Brings the schema up to date. Safe to call from several processes: Kysely takes a migration lock. */
+/**
+ * Brings the schema up to date. Safe to call from several processes: Kysely takes a migration lock on PostgreSQL;
+ * on SQLite its lock is a no-op (it assumes one process), so a store lock (store-lock.ts) takes its place.
+ */
 export async function migrate(store: Store): Promise<void> {
+  if (store.dialect === 'sqlite') return withStoreLock(store.db, 'migrate', () => migrateNow(store));
+  return migrateNow(store);
+}
+
+async function migrateNow(store: Store): Promise<void> {
   const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

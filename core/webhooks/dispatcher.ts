@@ -66,6 +66,8 @@ export class WebhookDispatcher {
   private readonly o: Required<Omit<DispatcherOptions, 'owner'>>;
   private readonly lanes = new Map<string, Lane>();
   private claimedCount = 0;
+  /** Deliveries whose request is on the wire, so a stop that cannot wait for them can hand their leases back. */
+  private readonly sending = new Set<string>();
   private pumping = false;
   private again = false;
   private wakeQueued = false;
@@ -131,8 +133,12 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Stops claiming, gives back leases of queued rows, and waits for attempts in flight to be recorded. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming, gives back leases of queued rows, and waits for attempts in flight to be recorded. Those still
+   * on the wire after `graceMs` are handed back too (lease released, attempt not counted): their outcome is never
+   * recorded, so the next holder sends them again under the same delivery id, which receivers deduplicate by.
+   */
+  async stop(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
     clearInterval(this.poll);
@@ -145,7 +151,22 @@ export class WebhookDispatcher {
     } catch (e) {
       this.deps.logger.warn('releasing webhook leases failed; they run out instead', { error: toError(e).message });
     }
-    await this.idle();
+    let timer: NodeJS.Timeout | undefined;
+    const settled = await Promise.race([
+      this.idle().then(() => true),
+      new Promise<boolean>((resolve) => {
+        if (Number.isFinite(graceMs)) timer = setTimeout(() => resolve(false), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (settled) return;
+    const handedBack = [...this.sending];
+    try {
+      await releaseLeases(this.deps.db, this.owner, handedBack);
+      this.deps.logger.warn('stopping: handed back webhook attempts still in flight', { count: handedBack.length });
+    } catch (e) {
+      this.deps.logger.warn('releasing webhook leases failed; they run out instead', { error: toError(e).message });
+    }
   }
 
   private busy(): boolean {
@@ -225,6 +246,7 @@ export class WebhookDispatcher {
     while (lane.inFlight < this.o.perEndpoint && lane.queue.length > 0) {
       const next = lane.queue.shift() as { d: Claimed; ep: Endpoint };
       lane.inFlight++;
+      this.sending.add(next.d.id);
       void this.deliver(next.d, next.ep);
     }
     if (lane.inFlight === 0 && lane.queue.length === 0) this.lanes.delete(merchantId);
@@ -266,6 +288,7 @@ export class WebhookDispatcher {
         responseExcerpt: null,
       };
     }
+    this.sending.delete(d.id);
     const outcome = this.outcomeOf(d, result);
     this.deps.onOutcome?.(outcome.kind);
     if (outcome.kind !== 'succeeded') {

@@ -28,7 +28,12 @@ export interface Command {
   name: string;
   summary: string;
   options: Record<string, OptionSpec>;
-  run(ctx: CliContext, values: Record<string, string | boolean | string[] | undefined>): Promise<void>;
+  run?(ctx: CliContext, values: Record<string, string | boolean | string[] | undefined>): Promise<void>;
+  /** Instead of `run`: a command that must not open (or create, or migrate) the store itself, like restore. */
+  standalone?(
+    env: { databaseUrl: string; out: (line: string) => void },
+    values: Record<string, string | boolean | string[] | undefined>,
+  ): Promise<void>;
 }
 
 export class UsageError extends Error {

@@ -228,7 +228,7 @@ async function seen(s: TestService, id: string, txid: string) {
 /** Runs the admin CLI's `xpub show` command for the service's merchant on the service's store; returns its output. */
 async function xpubShow(s: TestService, args: string[], gapLimit: number): Promise<string> {
   const cmd = xpubCommands.find((c) => c.name === 'xpub show');
-  if (!cmd) throw new Error('no xpub show command');
+  if (!cmd?.run) throw new Error('no xpub show command');
   const lines: string[] = [];
   const values = parseCommandArgs(cmd, ['--merchant', s.merchant.merchant_id, ...args]);
   await cmd.run(
