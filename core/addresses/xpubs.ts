@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Asset } from '../catalog/types.js';
 import type { Clock } from '../clock.js';
 import { AppError, err, ok, type Result } from '../errors.js';
+import { notLiveMerchant } from '../merchants/merchants.js';
 import type { Database } from '../store/schema.js';
 import { evmAddressAt, parseXpub } from './hd.js';
 import { parseUtxoXpub, utxoAddressAt } from './utxo.js';
@@ -117,19 +118,8 @@ export async function setXpub(
   if (!parsed.ok) return parsed;
   const xpub = parsed.value.xpub;
   return db.transaction().execute(async (trx) => {
-    const merchant = await trx
-      .selectFrom('merchants')
-      .select(['id', 'mode'])
-      .where('id', '=', merchantId)
-      .executeTakeFirst();
-    if (!merchant) return err(new AppError('NOT_FOUND', `Merchant ${merchantId} not found`));
-    if (merchant.mode !== 'live')
-      return err(
-        new AppError(
-          'BAD_REQUEST',
-          'Only live merchants use an extended public key; test mode pays to sandbox addresses',
-        ),
-      );
+    const refused = await notLiveMerchant(trx, merchantId, 'use an extended public key');
+    if (refused) return err(refused);
     const other = await trx
       .selectFrom('merchant_xpubs')
       .select('merchant_id')

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { type Address, getAddress, isAddress, zeroAddress } from 'viem';
 import type { Clock } from '../clock.js';
-import { AppError, err, invalid, ok, type Result } from '../errors.js';
+import { err, invalid, ok, type Result } from '../errors.js';
+import { notLiveMerchant } from '../merchants/merchants.js';
 import type { Database } from '../store/schema.js';
 
 /**
@@ -52,16 +53,8 @@ export async function setPayout(
   if (!parsed.ok) return parsed;
   const address = parsed.value;
   return db.transaction().execute(async (trx) => {
-    const merchant = await trx
-      .selectFrom('merchants')
-      .select(['id', 'mode'])
-      .where('id', '=', merchantId)
-      .executeTakeFirst();
-    if (!merchant) return err(new AppError('NOT_FOUND', `Merchant ${merchantId} not found`));
-    if (merchant.mode !== 'live')
-      return err(
-        new AppError('BAD_REQUEST', 'Only live merchants have a payout address; test mode pays to sandbox addresses'),
-      );
+    const refused = await notLiveMerchant(trx, merchantId, 'have a payout address');
+    if (refused) return err(refused);
     const now = clock.now();
     await trx
       .insertInto('merchant_payouts')

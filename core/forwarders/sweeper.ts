@@ -391,11 +391,11 @@ export class ForwarderSweeper {
       this.state.waiting = `gas price ${formatGwei(gasPrice)} gwei is above sweepMaxGasPriceGwei ${formatGwei(this.fwd.maxGasPriceWei)}`;
       return;
     }
-    const batch = await this.sendable(due.slice(0, this.fwd.batchSize), account.address, now);
-    if (batch.length === 0) return;
-    const data = flushManyData(batch.map((u) => sweepEntry(u, this.config)));
+    const sendable = await this.sendable(due.slice(0, this.fwd.batchSize), account.address, now);
+    if (!sendable) return;
+    const { batch, data } = sendable;
     const to = this.fwd.factory;
-    const gas = ((await this.client.estimateGas({ account: account.address, to, data })) * 12n) / 10n;
+    const gas = (sendable.gas * 12n) / 10n;
     const cost = gas * gasPrice;
     if (balance < cost) {
       this.state.waiting = `relayer ${account.address} holds ${formatEther(balance)}, a sweep of ${batch.length} forwarders needs about ${formatEther(cost)}: fund it`;
@@ -458,17 +458,19 @@ export class ForwarderSweeper {
    * The batch without the forwarders whose flush would revert (a token that refuses its payout: a blacklisted or
    * paused token): one of them must not hold back every other merchant's sweep. Each is tried alone only when the
    * whole batch fails its estimate; those that fail alone wait out a backoff with the node's reason recorded.
+   * Returns what to send with its call data and gas estimate, or null when nothing is left.
    */
-  private async sendable(batch: Unswept[], from: Address, now: number): Promise<Unswept[]> {
-    const estimate = (list: Unswept[]) =>
-      this.client.estimateGas({
-        account: from,
-        to: this.fwd.factory,
-        data: flushManyData(list.map((u) => sweepEntry(u, this.config))),
-      });
+  private async sendable(
+    batch: Unswept[],
+    from: Address,
+    now: number,
+  ): Promise<{ batch: Unswept[]; data: Hex; gas: bigint } | null> {
+    const estimate = async (list: Unswept[]) => {
+      const data = flushManyData(list.map((u) => sweepEntry(u, this.config)));
+      return { batch: list, data, gas: await this.client.estimateGas({ account: from, to: this.fwd.factory, data }) };
+    };
     try {
-      await estimate(batch);
-      return batch;
+      return await estimate(batch);
     } catch {
       const ok: Unswept[] = [];
       for (const u of batch) {
@@ -489,7 +491,7 @@ export class ForwarderSweeper {
           });
         }
       }
-      return ok;
+      return ok.length > 0 ? estimate(ok) : null;
     }
   }
 

@@ -133,6 +133,20 @@ async function loadKey(db: Kysely<Database>, hash: string): Promise<KeyMatch | n
   return { merchant, kind: key_kind, keyId: key_id };
 }
 
+/**
+ * Why a merchant cannot hold live-payment settings (an xpub, a payout address), or null when it can: it must exist
+ * and be live (test mode pays to sandbox addresses).
+ *
+ * @example await notLiveMerchant(trx, 'mer_1', 'have a payout address') // AppError BAD_REQUEST for a test merchant
+ */
+export async function notLiveMerchant(db: Kysely<Database>, id: string, needs: string): Promise<AppError | null> {
+  const m = await db.selectFrom('merchants').select('mode').where('id', '=', id).executeTakeFirst();
+  if (!m) return new AppError('NOT_FOUND', `Merchant ${id} not found`);
+  if (m.mode !== 'live')
+    return new AppError('BAD_REQUEST', `Only live merchants ${needs}; test mode pays to sandbox addresses`);
+  return null;
+}
+
 export async function getMerchant(db: Kysely<Database>, id: string): Promise<Merchant | undefined> {
   return db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
 }
