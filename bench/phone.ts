@@ -34,14 +34,16 @@ export interface PhoneBench {
     settled: number;
     /** The same after the shopper waited 6 s (Node's default keep-alive, 5 s, would have closed the connection). */
     idle: number;
-    /** A tap the moment the button works (DOMContentLoaded), the checkout module still on its way. */
+    /** A tap the moment the button works (DOMContentLoaded), the checkout module still on its way (README's snippet). */
     early: number;
+    /** The same on a shop with the one script tag alone (no module preload). */
+    earlyOneTag: number;
     /** The demo storefront (same origin as the service), its preset-coin button, the page settled. */
     demo: number;
   };
   /** Median ms from navigation to the demo storefront's buttons working (its "Test mode" line). */
   demoPageReadyMs: number;
-  samples: Record<'settled' | 'idle' | 'early' | 'demo' | 'demoPageReady', number[]>;
+  samples: Record<'settled' | 'idle' | 'early' | 'earlyOneTag' | 'demo' | 'demoPageReady', number[]>;
 }
 
 /**
@@ -104,15 +106,23 @@ export async function benchPhone(runs = 7): Promise<PhoneBench> {
   const proxy = await startTcpProxy(Number(new URL(t.url).port), { roundTripMs: PHONE.roundTripMs });
   const shop = await startShop(proxy.url);
   const browser = await chromium.launch(chromiumLaunchOptions);
-  const samples: PhoneBench['samples'] = { settled: [], idle: [], early: [], demo: [], demoPageReady: [] };
+  const samples: PhoneBench['samples'] = {
+    settled: [],
+    idle: [],
+    early: [],
+    earlyOneTag: [],
+    demo: [],
+    demoPageReady: [],
+  };
   const options = { publicKey: t.merchant.public_key, locale: 'en', cryptoCurrency: 'USDTERC20' };
   try {
     for (let i = 0; i < runs; i++) {
-      for (const kind of ['settled', 'idle', 'early'] as const) {
-        const [context, page] = await phoneContext(browser, kind === 'early', options);
+      for (const kind of ['settled', 'idle', 'early', 'earlyOneTag'] as const) {
+        const early = kind.startsWith('early');
+        const [context, page] = await phoneContext(browser, early, options);
         try {
-          await page.goto(shop.url);
-          if (kind !== 'early') {
+          await page.goto(kind === 'earlyOneTag' ? `${shop.url}/one-tag` : shop.url);
+          if (!early) {
             await settle(page);
             if (kind === 'idle') await page.waitForTimeout(IDLE_MS);
             await page.getByRole('button', { name: 'Buy the mug' }).click();
@@ -137,7 +147,13 @@ export async function benchPhone(runs = 7): Promise<PhoneBench> {
     return {
       profile: PHONE,
       runs,
-      tapToQrMs: { settled: m(samples.settled), idle: m(samples.idle), early: m(samples.early), demo: m(samples.demo) },
+      tapToQrMs: {
+        settled: m(samples.settled),
+        idle: m(samples.idle),
+        early: m(samples.early),
+        earlyOneTag: m(samples.earlyOneTag),
+        demo: m(samples.demo),
+      },
       demoPageReadyMs: m(samples.demoPageReady),
       samples,
     };

@@ -146,3 +146,37 @@ test('a tap before checkout.module.js arrives sends the session request alongsid
   expect(seen.filter((s) => s.startsWith('POST'))).toHaveLength(1);
   expect((await shopEvents(page)).map((e) => e.type)).toContain('status');
 });
+
+test("README's snippet fetches the module once, beside checkout.js; the one script tag alone works too", async ({
+  browser,
+  world,
+}) => {
+  const loads: { preload: string | undefined; script: string | undefined }[] = [];
+  for (const path of ['/', '/one-tag']) {
+    // Each load in a context of its own: a first visit, nothing cached.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript((key) => {
+      (window as unknown as { SHOP_OPTIONS: unknown }).SHOP_OPTIONS = { publicKey: key, cryptoCurrency: 'BTC' };
+    }, world.service.merchant.public_key);
+    const seen = await served(world, async () => {
+      await page.goto(`${world.shopUrl}${path}`);
+      await page.getByRole('button', { name: 'Buy the mug' }).click();
+      await expect(page.getByRole('dialog').locator('img[data-field="qr"]')).toBeVisible();
+    });
+    // The preload is used, not fetched a second time (a credentials mode that differed from the import's would).
+    expect(seen.filter((s) => s === 'GET /dropin/v1/checkout.module.js')).toHaveLength(1);
+    expect(seen.filter((s) => s.startsWith('POST'))).toEqual(['POST /api/dropin/v1/sessions']);
+    loads.push(
+      await page.evaluate(() => ({
+        preload: document.querySelector('link[rel=modulepreload]')?.getAttribute('href') ?? undefined,
+        script: document.querySelector('script[src]')?.getAttribute('crossorigin') ?? undefined,
+      })),
+    );
+    await context.close();
+  }
+  expect(loads).toEqual([
+    { preload: `${world.service.url}/dropin/v1/checkout.module.js`, script: '' },
+    { preload: undefined, script: undefined },
+  ]);
+});

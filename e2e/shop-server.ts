@@ -4,16 +4,25 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * The merchant's own page, on another origin than the service (another port on "localhost" vs the service on
- * 127.0.0.1): a product, a Buy button, and the one script tag. Tests put the options in `window.SHOP_OPTIONS`
- * (an init script); every callback lands in `window.shopEvents` for assertions.
+ * 127.0.0.1): a product, a Buy button, and README's drop-in snippet: the module preloaded beside the script tag
+ * (`crossorigin`, so both share the connections the session request then reuses), or with `oneTag` the one script
+ * tag alone. Tests put the options in `window.SHOP_OPTIONS` (an init script); every callback lands in
+ * `window.shopEvents` for assertions.
  */
-export function shopPage(serviceUrl: string, nonce?: string): string {
+export function shopPage(
+  serviceUrl: string,
+  { nonce, oneTag = false }: { nonce?: string; oneTag?: boolean } = {},
+): string {
   const n = nonce ? ` nonce="${nonce}"` : '';
+  const tags = oneTag
+    ? `<script src="${serviceUrl}/dropin/v1/checkout.js"${n}></script>`
+    : `<link rel="modulepreload" href="${serviceUrl}/dropin/v1/checkout.module.js"${n}>
+<script src="${serviceUrl}/dropin/v1/checkout.js" crossorigin${n}></script>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Mug shop</title>
 <style>body{font-family:sans-serif;margin:2rem} button{font-size:1.1rem;padding:.6rem 1rem} /* a hostile page style */ * { color: hotpink !important; } dialog, [role=dialog] { display:none !important }</style>
-<script src="${serviceUrl}/dropin/v1/checkout.js"${n}></script>
+${tags}
 </head><body>
 <h1>Mug shop</h1>
 <p>One mug, 25.00 USD.</p>
@@ -34,9 +43,11 @@ document.getElementById('buy').addEventListener('click', () => {
 
 export async function startShop(serviceUrl: string): Promise<{ url: string; close(): Promise<void> }> {
   const html = shopPage(serviceUrl);
+  const oneTag = shopPage(serviceUrl, { oneTag: true });
   const server: Server = createServer((req, res) => {
     if (req.url === '/' || req.url?.startsWith('/?'))
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    else if (req.url === '/one-tag') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(oneTag);
     else if (req.url === '/csp') {
       // A shop with a strict Content-Security-Policy: only scripts carrying this response's nonce run.
       const nonce = randomBytes(16).toString('base64');
@@ -45,7 +56,7 @@ export async function startShop(serviceUrl: string): Promise<{ url: string; clos
           'content-type': 'text/html; charset=utf-8',
           'content-security-policy': `script-src 'nonce-${nonce}'`,
         })
-        .end(shopPage(serviceUrl, nonce));
+        .end(shopPage(serviceUrl, { nonce }));
     } else if (req.url === '/favicon.ico') res.writeHead(204).end();
     else if (req.url?.startsWith('/demo/')) {
       // A copy of the demo storefront on this origin (it finds the service through ?service=).
