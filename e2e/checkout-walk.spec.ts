@@ -13,7 +13,11 @@ test('the success line is green, distinct from the amber of "confirming"', async
   const colours = await status.evaluate((el) => {
     const host = (el.getRootNode() as ShadowRoot).host;
     const vars = getComputedStyle(host);
-    return { line: getComputedStyle(el).color, ok: vars.getPropertyValue('--ok'), warn: vars.getPropertyValue('--warn') };
+    return {
+      line: getComputedStyle(el).color,
+      ok: vars.getPropertyValue('--ok'),
+      warn: vars.getPropertyValue('--warn'),
+    };
   });
   const rgb = (hex: string) => {
     const n = Number.parseInt(hex.trim().slice(1), 16);
@@ -21,4 +25,28 @@ test('the success line is green, distinct from the amber of "confirming"', async
   };
   expect(colours.line).toBe(rgb(colours.ok));
   expect(colours.line).not.toBe(rgb(colours.warn));
+});
+
+test('the hosted page draws no focus ring around the whole card on load; a control still gets its ring', async ({
+  page,
+  world,
+}) => {
+  const created = await world.service.api('/api/v1/payment-links', {
+    body: { amount: 19.99, currency: 'btc', email: 'cy@example.com', order_id: 'walk-ring' },
+  });
+  await page.goto(created.json.data.payment.hosted_payment_url);
+  const card = page.getByRole('dialog', { name: 'Pay with crypto' });
+  await expect(card.locator('img[data-field="qr"]')).toBeVisible();
+  const ring = await card.evaluate((el) => {
+    const focused = (el.getRootNode() as ShadowRoot).activeElement === el;
+    return { focused, outline: getComputedStyle(el).outlineStyle };
+  });
+  // The card takes the focus (a screen reader starts there), but shows no ring for it.
+  expect(ring).toEqual({ focused: true, outline: 'none' });
+  await page.keyboard.press('Tab');
+  const control = await card.evaluate((el) => {
+    const active = (el.getRootNode() as ShadowRoot).activeElement as HTMLElement;
+    return getComputedStyle(active).outlineStyle;
+  });
+  expect(control).toBe('solid');
 });
