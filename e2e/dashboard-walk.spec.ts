@@ -69,6 +69,15 @@ test.describe('the dashboard walk (issue 23)', () => {
     );
     await expect(page.locator(`tr[data-deposit] td.num`)).toHaveText(`${paid.payAmount} BTC`);
 
+    // A token by its ticker and network, as a wallet names it, never by the internal code.
+    const usdt = await world.service.api('/api/v1/payments', {
+      body: { amount: 25, currency: 'usdterc20', email: 'walk@buyer.example', order_id: 'walk-usdt' },
+    });
+    const usdtId: string = usdt.json.data.payment.payment_id;
+    await open(page, dash, 'payments', 'Payments');
+    await expect(page.locator(`tr[data-payment="${usdtId}"] td.num`).nth(1)).toHaveText('25 USDT (Ethereum)');
+    await expect(page.getByLabel('Asset').locator('option[value="USDTERC20"]')).toHaveText('USDT (Ethereum)');
+
     await open(page, dash, 'balances', 'Balances');
     const btc = page.locator('tr[data-asset="BTC"] td.num');
     await expect(btc.nth(0)).toHaveText(/^\d+(\.\d+)? BTC$/);

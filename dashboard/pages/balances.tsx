@@ -1,3 +1,4 @@
+import { assetLabel } from '../../widget/asset-label.js';
 import { api, m } from '../api.js';
 import { money, when } from '../format.js';
 import { DataTable } from '../ui/data-table.js';
@@ -57,7 +58,7 @@ export function BalancesPage({ merchantId }: { merchantId: string }) {
           <tbody>
             {rows.map((b) => (
               <tr key={b.currency} data-asset={b.currency}>
-                <th scope="row">{b.currency}</th>
+                <th scope="row">{assetLabel(b.currency)}</th>
                 <td class="num">{money(b.amount, b.currency)}</td>
                 <td class="num">{money(b.usd_amount, 'USD')}</td>
                 <td class="num">{money(b.pending_amount, b.currency)}</td>

@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import { networkName } from '../../widget/asset-label.js';
 import { ApiError, api, m } from '../api.js';
 import { money, when } from '../format.js';
 import { onPayment } from '../live.js';
@@ -102,7 +103,7 @@ function Facts({ p }: { p: Detail['payment'] }) {
     ['Price', money(p.price_amount, p.price_currency)],
     ['Amount due', money(p.pay_amount, p.pay_currency)],
     ['Paid', money(p.actually_paid, p.pay_currency)],
-    ['Network', p.network],
+    ['Network', networkName(p.network)],
     ['Address', p.pay_address],
     ['Extra id', p.extra_id],
     ['Created', when(p.created_at)],
@@ -167,17 +168,9 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
         <>
           <p class="headline">
             <Status status={p.payment_status} detail={p.status_detail} />
-            {p.overpaid_by ? (
-              <span class="mark over">
-                {' '}
-                Overpaid by {p.overpaid_by} {p.pay_currency}
-              </span>
-            ) : null}
+            {p.overpaid_by ? <span class="mark over"> Overpaid by {money(p.overpaid_by, p.pay_currency)}</span> : null}
             {p.underpaid_by ? (
-              <span class="mark under">
-                {' '}
-                Underpaid by {p.underpaid_by} {p.pay_currency}
-              </span>
+              <span class="mark under"> Underpaid by {money(p.underpaid_by, p.pay_currency)}</span>
             ) : null}
           </p>
           {owner && (p.payment_status === 'finished' || p.payment_status === 'partially_paid') ? (

@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import { assetLabel } from '../../widget/asset-label.js';
 import { api, m } from '../api.js';
 import { money, short, when } from '../format.js';
 import { onPayment } from '../live.js';
@@ -61,7 +62,7 @@ function FilterForm({ merchantId, query }: { merchantId: string; query: URLSearc
           <option value="">Any</option>
           {(assets.data.value ?? []).map((a) => (
             <option key={a.code} value={a.code}>
-              {a.code}
+              {assetLabel(a.code)}
             </option>
           ))}
         </select>
