@@ -88,7 +88,7 @@ test.describe('dashboard sweeps (live EVM forwarders on a real anvil, no relayer
     await expect(section).toContainText('No relayer on this network');
     const row = section.locator(`tr[data-forwarder="${forwarder}"]`);
     await expect(row).toContainText(id);
-    await expect(row).toContainText(`${p.blockchain.pay_amount} USDTERC20`);
+    await expect(row).toContainText(`${p.blockchain.pay_amount} USDT (Ethereum)`);
     await expect(row).toContainText('Not swept yet');
     await expectAccessible(page, 'sweeps');
     await shot(page, testInfo, 'dash-sweeps-unswept');

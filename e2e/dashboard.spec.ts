@@ -129,7 +129,7 @@ test.describe('merchant dashboard pages', () => {
       await expect(page.getByRole('heading', { name: 'Balances' })).toBeVisible();
       const btc = page.locator('tr[data-asset="BTC"]');
       await expect(btc).toBeVisible();
-      await expect(btc.locator('td').first()).toHaveText(/^\d+\.\d+$/);
+      await expect(btc.locator('td').first()).toHaveText(/^\d+\.\d+ BTC$/);
       await expectAccessible(page, 'balances');
       await shot(page, testInfo, 'dash-balances');
       const download = page.waitForEvent('download');

@@ -1,11 +1,12 @@
 import type { CoreDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { getMerchant, type Merchant } from '../merchants/merchants.js';
+import { stateChanges } from '../payments/changes.js';
 import { createPayment, payableAsset } from '../payments/create-payment.js';
 import type { Payment } from '../payments/payment.js';
 import { findPayment } from '../payments/store.js';
 import { pageTokenValid } from './page-token.js';
-import { createSessionPayment, type DropinSession, findSessionByToken } from './sessions.js';
+import { createSessionPayment, type DropinSession, expireReplaced, findSessionByToken } from './sessions.js';
 
 /**
  * What a checkout token opens: a drop-in session (`cs_...`, created with a `dk_` key), or a hosted page
@@ -55,8 +56,8 @@ function untouched(p: Payment): boolean {
 
 /**
  * The customer's asset choice, through the same core as POST /payments. Choosing again while the quote holds returns
- * the same payment (a double click creates nothing); another asset before paying replaces it; after expiry it is
- * the retry of spec 4.7, a new payment. Once money arrived the choice is final (409), so a payment in flight is
+ * the same payment (a double click creates nothing); another asset before paying replaces it and expires it at once
+ * (README, drop-in: abandoned choices); after expiry it is the retry of spec 4.7, a new payment. Once money arrived the choice is final (409), so a payment in flight is
  * never orphaned. A hosted page's new payment copies the old one's order and return URLs.
  */
 export async function choosePayment(
@@ -80,20 +81,30 @@ export async function choosePayment(
     return { payment: await createSessionPayment(deps, x.merchant, x.session, asset.code, originIp), created: true };
   }
   const source = x.payment;
-  const payment = await createPayment(deps, x.merchant, {
-    kind: source.kind,
-    priceAmount: source.price_amount,
-    currency: asset.code,
-    email: source.customer_email,
-    name: source.customer_name ?? undefined,
-    orderId: source.order_id ?? undefined,
-    orderDescription: source.order_description ?? undefined,
-    successUrl: source.success_url ?? undefined,
-    cancelUrl: source.cancel_url ?? undefined,
-    isFixedRate: source.is_fixed_rate === 1,
-    isFeePaidByUser: source.is_fee_paid_by_user === 1,
-    timeLimitSeconds: source.kind === 'link' ? source.time_limit : undefined,
-    originIp,
-  });
+  const expired: Payment[] = [];
+  const payment = await createPayment(
+    deps,
+    x.merchant,
+    {
+      kind: source.kind,
+      priceAmount: source.price_amount,
+      currency: asset.code,
+      email: source.customer_email,
+      name: source.customer_name ?? undefined,
+      orderId: source.order_id ?? undefined,
+      orderDescription: source.order_description ?? undefined,
+      successUrl: source.success_url ?? undefined,
+      cancelUrl: source.cancel_url ?? undefined,
+      isFixedRate: source.is_fixed_rate === 1,
+      isFeePaidByUser: source.is_fee_paid_by_user === 1,
+      timeLimitSeconds: source.kind === 'link' ? source.time_limit : undefined,
+      originIp,
+    },
+    // The hosted page's earlier payment is abandoned like a drop-in session's (expireReplaced).
+    async (trx, p) => {
+      expired.push(...(await expireReplaced(trx, deps, source.id, p.created_at)));
+    },
+  );
+  deps.changes.publish(stateChanges(expired));
   return { payment, created: true };
 }

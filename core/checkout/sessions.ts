@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { CoreDeps } from '../deps.js';
+import { AppError } from '../errors.js';
 import { newId, secretToken } from '../ids.js';
 import type { Merchant } from '../merchants/merchants.js';
+import { expireAbandoned } from '../payments/abandon.js';
+import { stateChanges } from '../payments/changes.js';
 import { createPayment, type NewPayment } from '../payments/create-payment.js';
 import type { Payment } from '../payments/payment.js';
 import type { Database, DropinSessionTable } from '../store/schema.js';
@@ -63,9 +66,11 @@ export async function openSession(
     expires_at: now + SESSION_TTL_MS,
   };
   if (!s.payment) {
+    // Without a payment yet, nothing is abandoned: the customer may still go back to an earlier popup's quote.
     await deps.db.insertInto('dropin_sessions').values(session).execute();
     return { session, token, payment: null };
   }
+  const expired: Payment[] = [];
   const payment = await createPayment(
     deps,
     merchant,
@@ -79,8 +84,10 @@ export async function openSession(
     async (trx, p) => {
       Object.assign(session, { payment_id: p.id, crypto_currency: p.pay_currency });
       await trx.insertInto('dropin_sessions').values(session).execute();
+      expired.push(...(await expireEarlierChoices(trx, deps, session, p.created_at)));
     },
   );
+  deps.changes.publish(stateChanges(expired));
   return { session, token, payment };
 }
 
@@ -93,8 +100,67 @@ export function findSessionByToken(db: Db, token: string): Promise<DropinSession
 }
 
 /**
+ * Expires the payment a checkout's new choice replaces, in the new payment's transaction. choosePayment refused a
+ * payment with money on the way before it began; one that received money since is refused here (409), which rolls
+ * the new payment back. Returns what changed, to publish after commit.
+ */
+export async function expireReplaced(
+  trx: Kysely<Database>,
+  deps: Pick<CoreDeps, 'chains'>,
+  previous: string,
+  now: number,
+): Promise<Payment[]> {
+  const r = await expireAbandoned(trx, previous, now, deps.chains);
+  if (r && r.payment.status !== 'expired' && r.payment.status !== 'failed') {
+    throw new AppError(
+      'CONFLICT',
+      `This checkout already received a payment (status ${r.payment.status}); it cannot start another one`,
+    );
+  }
+  return r?.changed ? [r.payment] : [];
+}
+
+/**
+ * The payments a session's new payment replaces, expired in its transaction (README, drop-in: abandoned choices):
+ * the session's own earlier payment, and the waiting payments of this merchant's other sessions for the same order
+ * reference (the popup was closed and the order opened again). Another session's payment with money on the way is
+ * left as it is. Returns the payments that changed, to publish after commit.
+ */
+async function expireEarlierChoices(
+  trx: Kysely<Database>,
+  deps: Pick<CoreDeps, 'chains'>,
+  session: Pick<DropinSession, 'id' | 'merchant_id' | 'reference' | 'payment_id'>,
+  now: number,
+  previous: string | null = null,
+): Promise<Payment[]> {
+  const changed = previous ? await expireReplaced(trx, deps, previous, now) : [];
+  if (session.reference === null) return changed;
+  const others = await trx
+    .selectFrom('payments')
+    .select('id')
+    .where('merchant_id', '=', session.merchant_id)
+    .where('order_id', '=', session.reference)
+    .where('status', '=', 'waiting')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('dropin_sessions')
+          .select('dropin_sessions.id')
+          .whereRef('dropin_sessions.payment_id', '=', 'payments.id')
+          .where('dropin_sessions.id', '!=', session.id),
+      ),
+    )
+    .execute();
+  for (const { id } of others) {
+    const r = await expireAbandoned(trx, id, now, deps.chains);
+    if (r?.changed) changed.push(r.payment);
+  }
+  return changed;
+}
+
+/**
  * The customer chose an asset (or retries after expiry): a new payment for the session's price, and the session
- * pointing at it, in one transaction.
+ * pointing at it, in one transaction that also expires the choices it replaces (expireEarlierChoices).
  */
 export async function createSessionPayment(
   deps: CoreDeps,
@@ -103,7 +169,8 @@ export async function createSessionPayment(
   currency: string,
   originIp: string,
 ): Promise<Payment> {
-  return createPayment(
+  const expired: Payment[] = [];
+  const payment = await createPayment(
     deps,
     merchant,
     {
@@ -121,6 +188,9 @@ export async function createSessionPayment(
         .set({ payment_id: p.id, crypto_currency: p.pay_currency, updated_at: p.created_at })
         .where('id', '=', session.id)
         .execute();
+      expired.push(...(await expireEarlierChoices(trx, deps, session, p.created_at, session.payment_id)));
     },
   );
+  deps.changes.publish(stateChanges(expired));
+  return payment;
 }

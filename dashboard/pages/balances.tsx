@@ -1,5 +1,7 @@
+import { assetLabel } from '../../widget/asset-label.js';
 import { api, m } from '../api.js';
-import { when } from '../format.js';
+import { money, when } from '../format.js';
+import { DataTable } from '../ui/data-table.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
@@ -34,41 +36,38 @@ export function BalancesPage({ merchantId }: { merchantId: string }) {
       ) : rows.length === 0 ? (
         <p>Nothing received yet.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <caption class="sr-only">Balances per asset</caption>
-            <thead>
-              <tr>
-                <th scope="col">Asset</th>
-                <th scope="col" class="num">
-                  Confirmed
-                </th>
-                <th scope="col" class="num">
-                  Confirmed (USD)
-                </th>
-                <th scope="col" class="num">
-                  Pending
-                </th>
-                <th scope="col" class="num">
-                  Pending (USD)
-                </th>
-                <th scope="col">Updated</th>
+        <DataTable caption="Balances per asset">
+          <thead>
+            <tr>
+              <th scope="col">Asset</th>
+              <th scope="col" class="num">
+                Confirmed
+              </th>
+              <th scope="col" class="num">
+                Confirmed (USD)
+              </th>
+              <th scope="col" class="num">
+                Pending
+              </th>
+              <th scope="col" class="num">
+                Pending (USD)
+              </th>
+              <th scope="col">Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((b) => (
+              <tr key={b.currency} data-asset={b.currency}>
+                <th scope="row">{assetLabel(b.currency)}</th>
+                <td class="num">{money(b.amount, b.currency)}</td>
+                <td class="num">{money(b.usd_amount, 'USD')}</td>
+                <td class="num">{money(b.pending_amount, b.currency)}</td>
+                <td class="num">{money(b.pending_usd_amount, 'USD')}</td>
+                <td>{when(b.updated_at)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((b) => (
-                <tr key={b.currency} data-asset={b.currency}>
-                  <th scope="row">{b.currency}</th>
-                  <td class="num">{b.amount}</td>
-                  <td class="num">{b.usd_amount}</td>
-                  <td class="num">{b.pending_amount}</td>
-                  <td class="num">{b.pending_usd_amount}</td>
-                  <td>{when(b.updated_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
       <section aria-labelledby="export-h">
         <h2 id="export-h">Export payments</h2>

@@ -3,6 +3,7 @@ import { ApiError, api, m } from '../api.js';
 import { when } from '../format.js';
 import { membership } from '../session.js';
 import { ConfirmButton } from '../ui/confirm.js';
+import { DataTable } from '../ui/data-table.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { SecretOnce } from '../ui/secret-once.js';
@@ -48,7 +49,11 @@ export function KeysPage({ merchantId }: { merchantId: string }) {
         <SecretOnce
           label={`New ${fresh.value.kind} key`}
           secret={fresh.value.key}
-          onDone={() => (fresh.value = null)}
+          onDone={() => {
+            // "Key created" or "Key rotated" spoke of the secret just put away: both go together.
+            fresh.value = null;
+            notice.value = null;
+          }}
         />
       ) : null}
       {owner ? (
@@ -74,64 +79,61 @@ export function KeysPage({ merchantId }: { merchantId: string }) {
       ) : null}
       {keys.error.value ? <Notice kind="error">{keys.error.value}</Notice> : null}
       {keys.data.value ? (
-        <div class="table-wrap">
-          <table>
-            <caption class="sr-only">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Kind</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                {owner ? <th scope="col">Actions</th> : null}
+        <DataTable caption="API keys">
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Kind</th>
+              <th scope="col">State</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              {owner ? <th scope="col">Actions</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.value.map((k) => (
+              <tr key={k.id} data-key={k.id}>
+                <td class="mono">{k.prefix}…</td>
+                <td>{KIND[k.kind]}</td>
+                <td>{k.active ? 'active' : `deactivated ${when(k.deactivated_at)}`}</td>
+                <td>{when(k.created_at)}</td>
+                <td data-field="last-used">{k.last_used_at ? when(k.last_used_at) : 'never'}</td>
+                {owner ? (
+                  <td class="actions">
+                    {k.active ? (
+                      <>
+                        <ConfirmButton
+                          label={`Rotate ${k.prefix}…`}
+                          title={`Rotate key ${k.prefix}…?`}
+                          confirmLabel="Rotate"
+                          onConfirm={() =>
+                            act(() => api(m(merchantId, `/keys/${k.id}/rotate`), { body: {} }), 'Key rotated')
+                          }
+                        >
+                          <p>
+                            A new key replaces this one, which stops working at once. Update your integration right
+                            after.
+                          </p>
+                        </ConfirmButton>
+                        <ConfirmButton
+                          label={`Deactivate ${k.prefix}…`}
+                          title={`Deactivate key ${k.prefix}…?`}
+                          confirmLabel="Deactivate"
+                          danger
+                          onConfirm={() =>
+                            act(() => api(m(merchantId, `/keys/${k.id}/deactivate`), { body: {} }), 'Key deactivated')
+                          }
+                        >
+                          <p>Requests with this key will be refused from now on. This cannot be undone.</p>
+                        </ConfirmButton>
+                      </>
+                    ) : null}
+                  </td>
+                ) : null}
               </tr>
-            </thead>
-            <tbody>
-              {keys.data.value.map((k) => (
-                <tr key={k.id} data-key={k.id}>
-                  <td class="mono">{k.prefix}…</td>
-                  <td>{KIND[k.kind]}</td>
-                  <td>{k.active ? 'active' : `deactivated ${when(k.deactivated_at)}`}</td>
-                  <td>{when(k.created_at)}</td>
-                  <td data-field="last-used">{k.last_used_at ? when(k.last_used_at) : 'never'}</td>
-                  {owner ? (
-                    <td class="actions">
-                      {k.active ? (
-                        <>
-                          <ConfirmButton
-                            label={`Rotate ${k.prefix}…`}
-                            title={`Rotate key ${k.prefix}…?`}
-                            confirmLabel="Rotate"
-                            onConfirm={() =>
-                              act(() => api(m(merchantId, `/keys/${k.id}/rotate`), { body: {} }), 'Key rotated')
-                            }
-                          >
-                            <p>
-                              A new key replaces this one, which stops working at once. Update your integration right
-                              after.
-                            </p>
-                          </ConfirmButton>
-                          <ConfirmButton
-                            label={`Deactivate ${k.prefix}…`}
-                            title={`Deactivate key ${k.prefix}…?`}
-                            confirmLabel="Deactivate"
-                            danger
-                            onConfirm={() =>
-                              act(() => api(m(merchantId, `/keys/${k.id}/deactivate`), { body: {} }), 'Key deactivated')
-                            }
-                          >
-                            <p>Requests with this key will be refused from now on. This cannot be undone.</p>
-                          </ConfirmButton>
-                        </>
-                      ) : null}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       ) : null}
       <p class="hint">"Last used" is recorded to the minute.</p>
     </>

@@ -1,12 +1,14 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import { networkName } from '../../widget/asset-label.js';
 import { ApiError, api, m } from '../api.js';
-import { when } from '../format.js';
+import { money, when } from '../format.js';
 import { onPayment } from '../live.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
 import type { Delivery, PaymentRow } from '../types.js';
 import { ConfirmButton } from '../ui/confirm.js';
+import { DataTable } from '../ui/data-table.js';
 import { DeliveryList } from '../ui/deliveries.js';
 import { Link } from '../ui/link.js';
 import { Notice } from '../ui/notice.js';
@@ -98,10 +100,10 @@ function Facts({ p }: { p: Detail['payment'] }) {
     ['Order id', p.order_id],
     ['Order description', p.order_description],
     ['Customer', [p.customer_name, p.customer_email].filter(Boolean).join(' · ')],
-    ['Price', `${p.price_amount} ${p.price_currency}`],
-    ['Amount due', `${p.pay_amount} ${p.pay_currency}`],
-    ['Paid', `${p.actually_paid} ${p.pay_currency}`],
-    ['Network', p.network],
+    ['Price', money(p.price_amount, p.price_currency)],
+    ['Amount due', money(p.pay_amount, p.pay_currency)],
+    ['Paid', money(p.actually_paid, p.pay_currency)],
+    ['Network', networkName(p.network)],
     ['Address', p.pay_address],
     ['Extra id', p.extra_id],
     ['Created', when(p.created_at)],
@@ -166,17 +168,9 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
         <>
           <p class="headline">
             <Status status={p.payment_status} detail={p.status_detail} />
-            {p.overpaid_by ? (
-              <span class="mark over">
-                {' '}
-                Overpaid by {p.overpaid_by} {p.pay_currency}
-              </span>
-            ) : null}
+            {p.overpaid_by ? <span class="mark over"> Overpaid by {money(p.overpaid_by, p.pay_currency)}</span> : null}
             {p.underpaid_by ? (
-              <span class="mark under">
-                {' '}
-                Underpaid by {p.underpaid_by} {p.pay_currency}
-              </span>
+              <span class="mark under"> Underpaid by {money(p.underpaid_by, p.pay_currency)}</span>
             ) : null}
           </p>
           {owner && (p.payment_status === 'finished' || p.payment_status === 'partially_paid') ? (
@@ -223,50 +217,46 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
             {d.deposits.length === 0 ? (
               <p>No deposit seen yet.</p>
             ) : (
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Transaction</th>
-                      <th scope="col" class="num">
-                        Amount
-                      </th>
-                      <th scope="col">Confirmations</th>
-                      <th scope="col">Block</th>
-                      <th scope="col">First seen</th>
-                      <th scope="col">Marks</th>
+              <DataTable caption="Deposits to this payment’s address">
+                <thead>
+                  <tr>
+                    <th scope="col">Transaction</th>
+                    <th scope="col" class="num">
+                      Amount
+                    </th>
+                    <th scope="col">Confirmations</th>
+                    <th scope="col">Block</th>
+                    <th scope="col">First seen</th>
+                    <th scope="col">Marks</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.deposits.map((x) => (
+                    <tr key={x.txid} data-deposit={x.txid}>
+                      <td class="mono wrap">
+                        {x.explorer_url ? (
+                          <a href={x.explorer_url} target="_blank" rel="noopener noreferrer">
+                            {x.txid}
+                          </a>
+                        ) : (
+                          x.txid
+                        )}
+                      </td>
+                      <td class="num">{money(x.amount, x.asset)}</td>
+                      <td>
+                        {Math.min(x.confirmations, x.required_confirmations)} of {x.required_confirmations}
+                      </td>
+                      <td>{x.block_height ?? 'mempool'}</td>
+                      <td>{when(x.first_seen_at)}</td>
+                      <td>
+                        {[x.late ? 'late' : '', x.removed ? 'removed (reorg or replaced)' : '']
+                          .filter(Boolean)
+                          .join(', ')}
+                      </td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {d.deposits.map((x) => (
-                      <tr key={x.txid} data-deposit={x.txid}>
-                        <td class="mono wrap">
-                          {x.explorer_url ? (
-                            <a href={x.explorer_url} target="_blank" rel="noopener noreferrer">
-                              {x.txid}
-                            </a>
-                          ) : (
-                            x.txid
-                          )}
-                        </td>
-                        <td class="num">
-                          {x.amount} {x.asset}
-                        </td>
-                        <td>
-                          {Math.min(x.confirmations, x.required_confirmations)} of {x.required_confirmations}
-                        </td>
-                        <td>{x.block_height ?? 'mempool'}</td>
-                        <td>{when(x.first_seen_at)}</td>
-                        <td>
-                          {[x.late ? 'late' : '', x.removed ? 'removed (reorg or replaced)' : '']
-                            .filter(Boolean)
-                            .join(', ')}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+                  ))}
+                </tbody>
+              </DataTable>
             )}
           </section>
           <section aria-labelledby="deliveries-h">

@@ -1,10 +1,12 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import { assetLabel } from '../../widget/asset-label.js';
 import { api, m } from '../api.js';
-import { short, when } from '../format.js';
+import { money, short, when } from '../format.js';
 import { onPayment } from '../live.js';
 import { location, navigate, pagePath } from '../router.js';
 import type { PaymentRow } from '../types.js';
+import { DataTable } from '../ui/data-table.js';
 import { Link } from '../ui/link.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
@@ -60,7 +62,7 @@ function FilterForm({ merchantId, query }: { merchantId: string; query: URLSearc
           <option value="">Any</option>
           {(assets.data.value ?? []).map((a) => (
             <option key={a.code} value={a.code}>
-              {a.code}
+              {assetLabel(a.code)}
             </option>
           ))}
         </select>
@@ -129,51 +131,44 @@ export function PaymentsPage({ merchantId }: { merchantId: string }) {
         page.payments.length === 0 ? (
           <p>No payments match.</p>
         ) : (
-          <div class="table-wrap">
-            <table class="payments">
-              <caption class="sr-only">Payments, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Payment</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">
-                    Price
-                  </th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col" class="num">
-                    Paid
-                  </th>
+          <DataTable class="payments" caption="Payments, newest first">
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Payment</th>
+                <th scope="col">Order</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="num">
+                  Price
+                </th>
+                <th scope="col" class="num">
+                  Amount
+                </th>
+                <th scope="col" class="num">
+                  Paid
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.payments.map((p) => (
+                <tr key={p.payment_id} data-payment={p.payment_id}>
+                  <td>{when(p.created_at)}</td>
+                  <td>
+                    <Link href={`${pagePath(merchantId, 'payments')}/${p.payment_id}`} title={p.payment_id}>
+                      {short(p.payment_id, 8)}
+                    </Link>
+                  </td>
+                  <td>{p.order_id ?? ''}</td>
+                  <td>
+                    <Status status={p.payment_status} detail={p.status_detail} />
+                  </td>
+                  <td class="num">{money(p.price_amount, p.price_currency)}</td>
+                  <td class="num">{money(p.pay_amount, p.pay_currency)}</td>
+                  <td class="num">{money(p.actually_paid, p.pay_currency)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.payments.map((p) => (
-                  <tr key={p.payment_id} data-payment={p.payment_id}>
-                    <td>{when(p.created_at)}</td>
-                    <td>
-                      <Link href={`${pagePath(merchantId, 'payments')}/${p.payment_id}`} title={p.payment_id}>
-                        {short(p.payment_id, 8)}
-                      </Link>
-                    </td>
-                    <td>{p.order_id ?? ''}</td>
-                    <td>
-                      <Status status={p.payment_status} detail={p.status_detail} />
-                    </td>
-                    <td class="num">
-                      {p.price_amount} {p.price_currency}
-                    </td>
-                    <td class="num">
-                      {p.pay_amount} {p.pay_currency}
-                    </td>
-                    <td class="num">{p.actually_paid}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </DataTable>
         )
       ) : list.error.value ? null : (
         <p class="loading">Loading…</p>

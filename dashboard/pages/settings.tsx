@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { ApiError, api, m } from '../api.js';
 import { me, membership } from '../session.js';
+import { DataTable } from '../ui/data-table.js';
 import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
@@ -308,8 +309,7 @@ export function SettingsPage({ merchantId }: { merchantId: string }) {
         <h2 id="networks-h">Live networks</h2>
         {networks.data.value?.length === 0 ? <p>No live network is configured (CHAINS_CONFIG).</p> : null}
         {networks.data.value?.length ? (
-          <table>
-            <caption class="sr-only">Live networks and their health</caption>
+          <DataTable caption="Live networks and their health">
             <thead>
               <tr>
                 <th scope="col">Network</th>
@@ -336,7 +336,7 @@ export function SettingsPage({ merchantId }: { merchantId: string }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         ) : null}
       </section>
     </>

@@ -1,9 +1,10 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { ApiError, api, m } from '../api.js';
-import { when } from '../format.js';
+import { money, when } from '../format.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
+import { DataTable } from '../ui/data-table.js';
 import { Link } from '../ui/link.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
@@ -118,47 +119,42 @@ function NetworkSection({
         <p>Nothing to sweep on {n.network}.</p>
       ) : (
         <>
-          <div class="table-wrap">
-            <table>
-              <caption class="sr-only">Unswept forwarders on {n.network}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Payment</th>
-                  <th scope="col">Forwarder</th>
-                  <th scope="col">Payout</th>
-                  <th scope="col" class="num">
-                    Unswept
-                  </th>
-                  <th scope="col">State</th>
+          <DataTable caption={`Unswept forwarders on ${n.network}`}>
+            <thead>
+              <tr>
+                <th scope="col">Payment</th>
+                <th scope="col">Forwarder</th>
+                <th scope="col">Payout</th>
+                <th scope="col" class="num">
+                  Unswept
+                </th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {n.forwarders.map((f) => (
+                <tr key={f.payment_id} data-forwarder={f.address}>
+                  <td class="mono">
+                    <Link href={pagePath(merchantId, `payments/${f.payment_id}`)}>{f.payment_id}</Link>
+                  </td>
+                  <td class="mono wrap">{f.address}</td>
+                  <td class="mono wrap">{f.payout}</td>
+                  <td class="num">
+                    {f.amounts.map((a) => (
+                      <div key={a.currency}>{money(a.amount, a.currency)}</div>
+                    ))}
+                  </td>
+                  <td>
+                    {f.relayer_sweep_pending
+                      ? 'Relayer sweep pending'
+                      : f.sweep_error
+                        ? `Failed: ${f.sweep_error}; next try ${when(f.next_sweep_at)}`
+                        : 'Not swept yet'}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {n.forwarders.map((f) => (
-                  <tr key={f.payment_id} data-forwarder={f.address}>
-                    <td class="mono">
-                      <Link href={pagePath(merchantId, `payments/${f.payment_id}`)}>{f.payment_id}</Link>
-                    </td>
-                    <td class="mono wrap">{f.address}</td>
-                    <td class="mono wrap">{f.payout}</td>
-                    <td class="num">
-                      {f.amounts.map((a) => (
-                        <div key={a.currency}>
-                          {a.amount} {a.currency}
-                        </div>
-                      ))}
-                    </td>
-                    <td>
-                      {f.relayer_sweep_pending
-                        ? 'Relayer sweep pending'
-                        : f.sweep_error
-                          ? `Failed: ${f.sweep_error}; next try ${when(f.next_sweep_at)}`
-                          : 'Not swept yet'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </DataTable>
           {owner && !n.factory_problem ? (
             wallets.length === 0 ? (
               <p class="hint">

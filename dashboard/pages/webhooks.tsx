@@ -54,7 +54,9 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
   const saveUrl = async (e: Event) => {
     e.preventDefault();
     const url = String(new FormData(e.currentTarget as HTMLFormElement).get('url') ?? '').trim();
+    // A new try says nothing of the last one: an earlier "saved" must not stand beside this one's error.
     urlErrors.value = undefined;
+    notice.value = null;
     try {
       await api(m(merchantId, '/webhook-endpoint'), { method: 'PUT', body: { url: url === '' ? null : url } });
       notice.value = { kind: 'ok', text: 'Webhook URL saved' };
@@ -98,6 +100,14 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
               {ep.url ? (ep.enabled ? 'enabled' : 'disabled (the endpoint answered 410 Gone)') : 'no URL set'}
             </strong>
           </p>
+          {ep.url ? (
+            <p>
+              Events go to:{' '}
+              <span class="mono wrap" data-field="endpoint-url">
+                {ep.url}
+              </span>
+            </p>
+          ) : null}
           <form class="inline-form" onSubmit={saveUrl}>
             <label class="grow">
               Webhook URL
@@ -159,7 +169,14 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
             </div>
           ) : null}
           {secret.value ? (
-            <SecretOnce label="New webhook secret" secret={secret.value} onDone={() => (secret.value = '')} />
+            <SecretOnce
+              label="New webhook secret"
+              secret={secret.value}
+              onDone={() => {
+                secret.value = '';
+                notice.value = null;
+              }}
+            />
           ) : null}
           {test.value ? (
             <div class="test-delivery" aria-live="polite">

@@ -1,5 +1,6 @@
 import { when } from '../format.js';
 import type { Delivery } from '../types.js';
+import { DataTable } from './data-table.js';
 import { Status } from './status.js';
 
 /** Webhook deliveries, each with every attempt: status code, duration, and what the receiver answered. */
@@ -34,8 +35,7 @@ export function DeliveryList(props: {
             ) : null}
           </div>
           {d.attempts.length > 0 ? (
-            <table class="attempts">
-              <caption class="sr-only">Attempts of {d.delivery_id}</caption>
+            <DataTable class="attempts" caption={`Attempts of ${d.delivery_id}`}>
               <thead>
                 <tr>
                   <th scope="col">#</th>
@@ -58,7 +58,7 @@ export function DeliveryList(props: {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </DataTable>
           ) : (
             <p class="muted">No attempt yet.</p>
           )}

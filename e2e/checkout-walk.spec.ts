@@ -1,0 +1,52 @@
+import { expect, shopOptions, test } from './fixtures.js';
+
+/* The checkout items of issue 23's walk, each reproduced on the code before its fix. */
+
+test('the success line is green, distinct from the amber of "confirming"', async ({ shop: page }) => {
+  await shopOptions(page, { cryptoCurrency: 'LTC' });
+  await page.getByRole('button', { name: 'Buy the mug' }).click();
+  const dialog = page.getByRole('dialog');
+  const status = dialog.locator('[data-field="status"]');
+  await expect(status).toHaveAttribute('data-status', 'waiting');
+  await dialog.getByRole('button', { name: 'Simulate payment' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  const colours = await status.evaluate((el) => {
+    const host = (el.getRootNode() as ShadowRoot).host;
+    const vars = getComputedStyle(host);
+    return {
+      line: getComputedStyle(el).color,
+      ok: vars.getPropertyValue('--ok'),
+      warn: vars.getPropertyValue('--warn'),
+    };
+  });
+  const rgb = (hex: string) => {
+    const n = Number.parseInt(hex.trim().slice(1), 16);
+    return `rgb(${n >> 16}, ${(n >> 8) & 255}, ${n & 255})`;
+  };
+  expect(colours.line).toBe(rgb(colours.ok));
+  expect(colours.line).not.toBe(rgb(colours.warn));
+});
+
+test('the hosted page draws no focus ring around the whole card on load; a control still gets its ring', async ({
+  page,
+  world,
+}) => {
+  const created = await world.service.api('/api/v1/payment-links', {
+    body: { amount: 19.99, currency: 'btc', email: 'cy@example.com', order_id: 'walk-ring' },
+  });
+  await page.goto(created.json.data.payment.hosted_payment_url);
+  const card = page.getByRole('dialog', { name: 'Pay with crypto' });
+  await expect(card.locator('img[data-field="qr"]')).toBeVisible();
+  const ring = await card.evaluate((el) => {
+    const focused = (el.getRootNode() as ShadowRoot).activeElement === el;
+    return { focused, outline: getComputedStyle(el).outlineStyle };
+  });
+  // The card takes the focus (a screen reader starts there), but shows no ring for it.
+  expect(ring).toEqual({ focused: true, outline: 'none' });
+  await page.keyboard.press('Tab');
+  const control = await card.evaluate((el) => {
+    const active = (el.getRootNode() as ShadowRoot).activeElement as HTMLElement;
+    return getComputedStyle(active).outlineStyle;
+  });
+  expect(control).toBe('solid');
+});
