@@ -9,11 +9,11 @@ import { createSession, endUserSessions, purgeExpiredSessions } from './sessions
 import {
   accountKey,
   addressKey,
-  blockedFor,
   clearFailures,
+  countAttempt,
+  forgiveAttempt,
   MAX_FAILURES_PER_ACCOUNT,
   MAX_FAILURES_PER_ADDRESS,
-  recordFailure,
 } from './sign-in-throttle.js';
 import { findUserByEmail, normalEmail, recordSignIn, setPasswordHash } from './users.js';
 
@@ -25,8 +25,9 @@ function minutes(seconds: number): string {
 }
 
 /**
- * Signs a user in: a new session token for the cookie, or a failure that says what to do. Refused before the
- * password is even checked while the address or the account is over its failure limit (sign-in-throttle.ts).
+ * Signs a user in: a new session token for the cookie, or a failure that says what to do. Each attempt is counted
+ * first; past the address's or the account's limit it is refused before the password is even checked
+ * (sign-in-throttle.ts).
  * Wrong e-mail and wrong password read alike and take alike long (passwords.ts), so addresses cannot be probed.
  */
 export async function signIn(
@@ -35,9 +36,15 @@ export async function signIn(
 ): Promise<{ token: string; userId: string }> {
   const now = clock.now();
   const email = normalEmail(o.email);
-  const byAddress = await blockedFor(db, addressKey(o.address), MAX_FAILURES_PER_ADDRESS, now);
-  const byAccount = await blockedFor(db, accountKey(email), MAX_FAILURES_PER_ACCOUNT, now);
+  const addrKey = addressKey(o.address);
+  const acctKey = accountKey(email);
+  // Counted before the password is checked, so parallel tries cannot all pass before the first failure is known.
+  const byAddress = await countAttempt(db, addrKey, MAX_FAILURES_PER_ADDRESS, now);
+  const byAccount = await countAttempt(db, acctKey, MAX_FAILURES_PER_ACCOUNT, now);
   if (byAddress > 0 || byAccount > 0) {
+    // Refused unchecked: this attempt guessed nothing, so it does not count (the window still runs to its end).
+    await forgiveAttempt(db, addrKey);
+    await forgiveAttempt(db, acctKey);
     const wait = Math.max(byAddress, byAccount);
     const who = byAccount > 0 ? 'this account' : 'your network address';
     throw new AppError('RATE_LIMITED', `Too many failed sign-ins for ${who}. Try again in ${minutes(wait)}.`, {
@@ -46,12 +53,10 @@ export async function signIn(
   }
   const user = await findUserByEmail(db, email);
   const good = await verifyPassword(o.password, user?.password_hash ?? null);
-  if (!user || !good || user.active !== 1) {
-    await recordFailure(db, addressKey(o.address), now);
-    await recordFailure(db, accountKey(email), now);
-    throw new AppError('UNAUTHORIZED', 'Wrong e-mail address or password');
-  }
-  await clearFailures(db, accountKey(email));
+  // A failure stays counted on both keys.
+  if (!user || !good || user.active !== 1) throw new AppError('UNAUTHORIZED', 'Wrong e-mail address or password');
+  await clearFailures(db, acctKey);
+  await forgiveAttempt(db, addrKey);
   await purgeExpiredSessions(db, now);
   const { token } = await createSession(db, user.id, now);
   await recordSignIn(db, user.id, now);
