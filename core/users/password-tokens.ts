@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { secretToken } from '../ids.js';
 import type { Database } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 import { hashToken } from './sessions.js';
 
 /*
@@ -39,8 +40,7 @@ export async function issuePasswordToken(db: Db, userId: string, now: number): P
       })
       .execute();
   };
-  if (db.isTransaction) await write(db);
-  else await db.transaction().execute(write);
+  await inTransaction(db, write);
   return token;
 }
 

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import { AppError, invalid } from '../errors.js';
 import type { Database } from '../store/schema.js';
 import { passwordProblem } from './accounts.js';
+import { membershipsOf } from './memberships.js';
 import { consumePasswordToken } from './password-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { createSession, endUserSessions, purgeExpiredSessions } from './sessions.js';
@@ -18,6 +20,23 @@ import {
 import { findUserByEmail, normalEmail, recordSignIn, setPasswordHash } from './users.js';
 
 type Deps = { db: Kysely<Database>; clock: Clock };
+
+/** A sign-in is about a person, not a merchant: each merchant the user belongs to gets the entry. */
+async function auditSignIn(
+  db: Kysely<Database>,
+  user: { id: string; email: string },
+  action: 'sign_in' | 'sign_in.failed',
+  address: string,
+  now: number,
+): Promise<void> {
+  for (const m of await membershipsOf(db, user.id))
+    await recordAudit(db, now, {
+      merchantId: m.merchant_id,
+      actor: { userId: user.id, email: user.email },
+      action,
+      address,
+    });
+}
 
 function minutes(seconds: number): string {
   const m = Math.ceil(seconds / 60);
@@ -53,13 +72,20 @@ export async function signIn(
   }
   const user = await findUserByEmail(db, email);
   const good = await verifyPassword(o.password, user?.password_hash ?? null);
-  // A failure stays counted on both keys.
-  if (!user || !good || user.active !== 1) throw new AppError('UNAUTHORIZED', 'Wrong e-mail address or password');
+  // A failure stays counted on both keys. A known user's merchants see it in their audit log.
+  if (!user || !good || user.active !== 1) {
+    if (user) await auditSignIn(db, user, 'sign_in.failed', o.address, now);
+    throw new AppError('UNAUTHORIZED', 'Wrong e-mail address or password');
+  }
   await clearFailures(db, acctKey);
   await forgiveAttempt(db, addrKey);
   await purgeExpiredSessions(db, now);
-  const { token } = await createSession(db, user.id, now);
-  await recordSignIn(db, user.id, now);
+  const { token } = await db.transaction().execute(async (trx) => {
+    const s = await createSession(trx, user.id, now);
+    await recordSignIn(trx, user.id, now);
+    await auditSignIn(trx, user, 'sign_in', o.address, now);
+    return s;
+  });
   return { token, userId: user.id };
 }
 
