@@ -7,10 +7,13 @@ import { registerBalances } from './routes/balances.js';
 import { registerCreateKey } from './routes/create-key.js';
 import { registerDeactivateKey } from './routes/deactivate-key.js';
 import { registerEnableWebhookEndpoint } from './routes/enable-webhook-endpoint.js';
+import { registerExportAudit } from './routes/export-audit.js';
 import { registerExportPayments } from './routes/export-payments.js';
 import { registerGetDelivery } from './routes/get-delivery.js';
 import { registerGetPayment } from './routes/get-payment.js';
+import { registerLabelKey } from './routes/label-key.js';
 import { registerListAssets } from './routes/list-assets.js';
+import { registerListAudit } from './routes/list-audit.js';
 import { registerListDeliveries } from './routes/list-deliveries.js';
 import { registerListForwarders } from './routes/list-forwarders.js';
 import { registerListKeys } from './routes/list-keys.js';
@@ -78,6 +81,7 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   registerCreateKey(app, x);
   registerRotateKey(app, x);
   registerDeactivateKey(app, x);
+  registerLabelKey(app, x);
   registerReadSettings(app, x);
   registerUpdateSettings(app, x);
   registerPreviewXpub(app, x);
@@ -88,6 +92,8 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   registerNetworks(app, x);
   registerListAssets(app, x);
   registerTryCheckout(app, x);
+  registerListAudit(app, x);
+  registerExportAudit(app, x);
   answerOtherMethods(app);
   return app;
 }

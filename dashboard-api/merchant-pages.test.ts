@@ -245,7 +245,7 @@ describe('keys, webhooks, settings, try', () => {
     );
     expect(listed.last_used_at).not.toBeNull();
     expect(JSON.stringify((await owner.call(`${base}/keys`)).json)).not.toContain(key);
-    const rotated = await owner.call(`${base}/keys/${created.json.data.id}/rotate`, { body: {} });
+    const rotated = await owner.call(`${base}/keys/${created.json.data.id}/rotate`, { body: { grace_hours: 0 } });
     expect((await t.api('/api/v1/balances', { key })).status).toBe(401);
     expect((await t.api('/api/v1/balances', { key: rotated.json.data.key })).status).toBe(200);
     expect((await owner.call(`${base}/keys/${rotated.json.data.id}/deactivate`, { body: {} })).status).toBe(200);

@@ -86,7 +86,7 @@ async function admitPublicKey(
   if (!key) throw new AppError('UNAUTHORIZED', `Missing public key: ${howToSend}`);
   if (key.startsWith('sk_')) throw new AppError('UNAUTHORIZED', SECRET_KEY_MESSAGE);
   if (!key.startsWith('dk_')) throw new AppError('UNAUTHORIZED', 'Invalid public key: drop-in keys start with dk_');
-  const found = await findMerchantByKey(x.deps.db, key, x.deps.keys);
+  const found = await findMerchantByKey(x.deps.db, key, x.deps.keys, x.deps.clock.now());
   if (found?.kind !== 'public') throw new AppError('UNAUTHORIZED', 'Invalid or inactive public key');
   x.limiter.take(`public-key:${found.merchant.id}`, PUBLIC_KEY_CEILING);
   assertOrigin(found.merchant, requestHeader(c, 'origin'), x.selfOrigins());

@@ -36,7 +36,7 @@ export function requireSecretKey(deps: ApiDeps, limiter: RateLimiter): Middlewar
         'Public drop-in keys (dk_) only work on /api/dropin/v1; use your secret key (sk_) on /api/v1',
       );
     }
-    const found = await findMerchantByKey(deps.db, key, deps.keys);
+    const found = await findMerchantByKey(deps.db, key, deps.keys, deps.clock.now());
     if (found?.kind !== 'secret') throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key');
     limiter.take(`merchant:${found.merchant.id}`);
     deps.keyUsage.seen(found.keyId);

@@ -54,6 +54,8 @@ export const configSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Days a delivered webhook delivery (and its attempts) is kept for the log before it is pruned. */
   WEBHOOK_RETENTION_DAYS: intFrom(30, 1),
+  /** Days an audit log entry is kept before it is pruned (a year: long enough for a yearly review). */
+  AUDIT_RETENTION_DAYS: intFrom(365, 1),
   /** The gap limit merchants' Bitcoin-family wallets are set to: a longer run of unpaid addresses is warned about. */
   UTXO_GAP_LIMIT: intFrom(20, 1),
   /** New BTC/LTC/DOGE addresses per minute, per merchant and chain, once the unpaid run is past UTXO_GAP_LIMIT. */

@@ -5,6 +5,7 @@ import { GapGuard } from '../core/addresses/gap.js';
 import { createHdAllocator } from '../core/addresses/hd-allocator.js';
 import { sandboxAllocator } from '../core/addresses/sandbox-allocator.js';
 import type { AddressAllocator } from '../core/addresses/types.js';
+import { pruneAudit } from '../core/audit/audit-log.js';
 import { shippedAssets } from '../core/catalog/assets.js';
 import { createCatalog } from '../core/catalog/catalog.js';
 import { BitcoinChain } from '../core/chains/bitcoin/bitcoin-chain.js';
@@ -31,7 +32,7 @@ import { migrate, openStore, type Store } from '../core/store/db.js';
 import { loadPageSecret } from '../core/store/settings.js';
 import type { Resolver } from '../core/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../core/webhooks/dispatcher.js';
-import { startWebhookRetention } from '../core/webhooks/retention.js';
+import { startRetention, startWebhookRetention } from '../core/webhooks/retention.js';
 import { WebhookTransport } from '../core/webhooks/transport.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
@@ -190,6 +191,9 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       stops.push(startExpirySweeper(deps, config.EXPIRY_SWEEP_MS));
       stops.push(startIdempotencyPurge(deps));
       stops.push(startWebhookRetention(deps, config.WEBHOOK_RETENTION_DAYS));
+      stops.push(
+        startRetention(deps, 'audit log entries', config.AUDIT_RETENTION_DAYS, (before) => pruneAudit(deps.db, before)),
+      );
       if (config.EVM_NETWORKS.length + config.UTXO_NETWORKS.length > 0) {
         liveRates.start();
         stops.push(() => liveRates.stop());

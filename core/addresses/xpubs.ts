@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { AppError, err, ok, type Result } from '../errors.js';
 import { notLiveMerchant } from '../merchants/merchants.js';
 import type { Database } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 import { evmAddressAt, parseXpub } from './hd.js';
 import { parseUtxoXpub, utxoAddressAt } from './utxo.js';
 import { accountPath, type ExtendedKeyPrefix, type UtxoChain, type UtxoNet, utxoChains } from './utxo-params.js';
@@ -117,7 +118,7 @@ export async function setXpub(
   const parsed = parseKey(chain, net, text);
   if (!parsed.ok) return parsed;
   const xpub = parsed.value.xpub;
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const refused = await notLiveMerchant(trx, merchantId, 'use an extended public key');
     if (refused) return err(refused);
     const other = await trx

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { err, invalid, ok, type Result } from '../errors.js';
 import { notLiveMerchant } from '../merchants/merchants.js';
 import type { Database } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 
 /**
  * A live merchant's payout address: where the forwarders of its EVM payments send every deposit. One address for
@@ -52,7 +53,7 @@ export async function setPayout(
   const parsed = parsePayout(text);
   if (!parsed.ok) return parsed;
   const address = parsed.value;
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const refused = await notLiveMerchant(trx, merchantId, 'have a payout address');
     if (refused) return err(refused);
     const now = clock.now();

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Database, MerchantTable } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 import type { KeyCache } from './key-cache.js';
 import {
   displayPrefix,
@@ -78,6 +79,7 @@ async function insertKey(
   kind: KeyKind,
   key: string,
   now: number,
+  label: string | null = null,
 ): Promise<string> {
   const id = newId('key', 16);
   await db
@@ -92,6 +94,8 @@ async function insertKey(
       created_at: now,
       deactivated_at: null,
       last_used_at: null,
+      label,
+      expires_at: null,
     })
     .execute();
   return id;
@@ -102,17 +106,26 @@ export interface KeyMatch {
   kind: KeyKind;
   /** The key's id (`key_...`), for its last-used time (key-usage.ts). */
   keyId: string;
+  /** End of a rotated key's grace period (null: none): refused from then on, cached or not. */
+  expiresAt: number | null;
 }
 
 /**
- * Resolves a presented key to its merchant, or null when the key is unknown, inactive or its merchant is. With the
- * service's key cache (key-cache.ts) a hit costs no store read.
+ * Resolves a presented key to its merchant, or null when the key is unknown, inactive, past its grace period at
+ * `now`, or its merchant is inactive. With the service's key cache (key-cache.ts) a hit costs no store read; the
+ * grace end is checked on every hit, so a cached old key stops at its end to the millisecond.
  */
-export async function findMerchantByKey(db: Kysely<Database>, key: string, cache?: KeyCache): Promise<KeyMatch | null> {
+export async function findMerchantByKey(
+  db: Kysely<Database>,
+  key: string,
+  cache: KeyCache | undefined,
+  now: number,
+): Promise<KeyMatch | null> {
   const kind = keyKindOf(key);
   if (!kind || key.length > 200) return null;
   const hash = hashKey(key);
-  return cache ? cache.get(hash, () => loadKey(db, hash)) : loadKey(db, hash);
+  const found = await (cache ? cache.get(hash, () => loadKey(db, hash)) : loadKey(db, hash));
+  return found && (found.expiresAt === null || found.expiresAt > now) ? found : null;
 }
 
 async function loadKey(db: Kysely<Database>, hash: string): Promise<KeyMatch | null> {
@@ -125,12 +138,18 @@ async function loadKey(db: Kysely<Database>, hash: string): Promise<KeyMatch | n
       'api_keys.active as key_active',
       'api_keys.kind as key_kind',
       'api_keys.id as key_id',
+      'api_keys.expires_at as key_expires_at',
     ])
     .where('api_keys.key_hash', '=', hash)
     .executeTakeFirst();
   if (!row || !hashesEqual(row.key_hash, hash) || row.key_active !== 1 || row.active !== 1) return null;
-  const { key_hash: _h, key_active: _a, key_kind, key_id, ...merchant } = row;
-  return { merchant, kind: key_kind, keyId: key_id };
+  const { key_hash: _h, key_active: _a, key_kind, key_id, key_expires_at, ...merchant } = row;
+  return {
+    merchant,
+    kind: key_kind,
+    keyId: key_id,
+    expiresAt: key_expires_at === null ? null : Number(key_expires_at),
+  };
 }
 
 /**
@@ -158,7 +177,7 @@ export async function listMerchants(db: Kysely<Database>): Promise<Merchant[]> {
 export async function listKeys(db: Kysely<Database>, merchantId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'kind', 'prefix', 'active', 'created_at', 'deactivated_at', 'last_used_at'])
+    .select(['id', 'kind', 'prefix', 'label', 'active', 'created_at', 'deactivated_at', 'last_used_at', 'expires_at'])
     .where('merchant_id', '=', merchantId)
     .orderBy('created_at')
     .execute();
@@ -201,16 +220,38 @@ export async function issueKey(
   clock: Clock,
   merchantId: string,
   kind: KeyKind,
+  label: string | null = null,
 ): Promise<{ id: string; key: string }> {
   const merchant = await getMerchant(db, merchantId);
   if (!merchant) throw new AppError('NOT_FOUND', `merchant ${merchantId} not found`);
   const key = generateKey(kind, merchant.mode);
-  return { id: await insertKey(db, merchantId, kind, key, clock.now()), key };
+  return { id: await insertKey(db, merchantId, kind, key, clock.now(), label), key };
 }
 
+/** Names a key of a merchant; false when the merchant has no such key. */
+export async function setKeyLabel(
+  db: Kysely<Database>,
+  merchantId: string,
+  keyId: string,
+  label: string | null,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('api_keys')
+    .set({ label })
+    .where('id', '=', keyId)
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** The longest grace period a rotated key may keep working (a week). */
+export const MAX_KEY_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+
 /**
- * Replaces one active key of a merchant by a new key of its kind, in one transaction: the old key stops working at
- * once. Undefined when the merchant has no such active key (another merchant's key reads as missing).
+ * Replaces one active key of a merchant by a new key of its kind (keeping its label), in one transaction. The old
+ * key stops working at once (`graceMs` 0) or keeps working until now + `graceMs`, so the merchant can deploy the new
+ * key without an outage. Undefined when the merchant has no such active key still without a grace end (another
+ * merchant's key reads as missing; a key already being replaced is not replaced twice).
  */
 export async function replaceKey(
   db: Kysely<Database>,
@@ -218,22 +259,34 @@ export async function replaceKey(
   merchantId: string,
   keyId: string,
   cache?: KeyCache,
-): Promise<{ id: string; key: string; kind: KeyKind } | undefined> {
+  graceMs = 0,
+): Promise<{ id: string; key: string; kind: KeyKind; oldExpiresAt: number } | undefined> {
   const merchant = await getMerchant(db, merchantId);
   if (!merchant) return undefined;
   const now = clock.now();
-  const done = await db.transaction().execute(async (trx) => {
+  const done = await inTransaction(db, async (trx) => {
     const old = await trx
       .selectFrom('api_keys')
-      .select('kind')
+      .select(['kind', 'label'])
       .where('id', '=', keyId)
       .where('merchant_id', '=', merchantId)
       .where('active', '=', 1)
+      .where('expires_at', 'is', null)
       .executeTakeFirst();
     if (!old) return undefined;
-    await trx.updateTable('api_keys').set({ active: 0, deactivated_at: now }).where('id', '=', keyId).execute();
+    const end = now + graceMs;
+    await trx
+      .updateTable('api_keys')
+      .set(graceMs > 0 ? { expires_at: end } : { active: 0, deactivated_at: now, expires_at: now })
+      .where('id', '=', keyId)
+      .execute();
     const key = generateKey(old.kind, merchant.mode);
-    return { id: await insertKey(trx, merchantId, old.kind, key, now), key, kind: old.kind };
+    return {
+      id: await insertKey(trx, merchantId, old.kind, key, now, old.label),
+      key,
+      kind: old.kind,
+      oldExpiresAt: end,
+    };
   });
   cache?.invalidate();
   return done;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Database } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 import { recountShares } from './balance-totals.js';
 import type { PaymentChanges } from './changes.js';
 import type { Payment } from './payment.js';
@@ -20,7 +21,7 @@ export async function markRefunded(
   merchantId?: string,
   changes?: PaymentChanges,
 ): Promise<Payment> {
-  const refunded = await db.transaction().execute(async (trx) => {
+  const refunded = await inTransaction(db, async (trx) => {
     const p = await lockPayment(trx, paymentId);
     // Another merchant's payment reads exactly like a missing one.
     if (!p || (merchantId !== undefined && p.merchant_id !== merchantId))

@@ -32,6 +32,10 @@ export interface ApiKeyTable {
   deactivated_at: number | null;
   /** When the key last authenticated a request, to the minute (core/merchants/key-usage.ts). */
   last_used_at: number | null;
+  /** The merchant's name for the key (migration 0014). */
+  label: string | null;
+  /** End of a rotated key's grace period: refused from then on though `active` (null: no end). */
+  expires_at: number | null;
 }
 
 export interface PaymentTable {
@@ -268,9 +272,27 @@ export interface DashboardSignInFailureTable {
   window_ends_at: number;
 }
 
+/** One audited change to a merchant (core/audit/audit-log.ts). */
+export interface AuditLogTable {
+  id: string;
+  merchant_id: string;
+  created_at: number;
+  /** Null for the operator's admin CLI. */
+  actor_user_id: string | null;
+  /** The actor's address when it happened (kept if the user is later renamed or removed). */
+  actor_email: string | null;
+  action: string;
+  /** What was changed: a payment, key or user id, or null for the merchant itself. */
+  target: string | null;
+  /** JSON object of non-secret facts (new URL, role, label...). */
+  details: string;
+  client_address: string | null;
+}
+
 export interface Database {
   merchants: MerchantTable;
   api_keys: ApiKeyTable;
+  audit_log: AuditLogTable;
   payments: PaymentTable;
   deposits: DepositTable;
   chain_blocks: ChainBlockTable;

@@ -3,8 +3,8 @@ import type { Clock } from '../clock.js';
 import { AppError, invalid } from '../errors.js';
 import { getMerchant } from '../merchants/merchants.js';
 import type { Database } from '../store/schema.js';
-import { deleteMembership, insertMembership, type Role, roleIn } from './memberships.js';
-import { issuePasswordToken } from './password-tokens.js';
+import { deleteMembership, deleteMemberships, insertMembership, type Role, roleIn } from './memberships.js';
+import { issuePasswordToken, voidPasswordTokens } from './password-tokens.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
 import { endUserSessions } from './sessions.js';
 import { type DashboardUser, findUserByEmail, insertUser, setPasswordHash, setUserActive } from './users.js';
@@ -50,7 +50,7 @@ export async function addUser(
   if (o.password !== undefined) checkPassword(o.password);
   const existing = await findUserByEmail(db, o.email);
   const now = clock.now();
-  if (existing) {
+  if (existing?.active === 1) {
     const had = await roleIn(db, existing.id, o.merchantId);
     if (had) throw new AppError('CONFLICT', `${existing.email} already has the ${had} role in ${o.merchantId}`);
     if (o.password !== undefined)
@@ -59,18 +59,23 @@ export async function addUser(
         `${existing.email} is already a user (of another merchant); their password stays as it is (use user reset-password to change it)`,
       );
     await insertMembership(db, { user_id: existing.id, merchant_id: o.merchantId, role: o.role, created_at: now });
-    // Granting a role to a deactivated user gives them access again.
-    if (existing.active !== 1) await setUserActive(db, existing.id, true, now);
     return { user: existing, created: false, role: o.role, passwordToken: null };
   }
   const hash = o.password === undefined ? null : await hashPassword(o.password);
+  // A deactivated user comes back as new: deactivation took their memberships and password (deactivateUser), so
+  // they get this one role and a fresh password, never what they had before.
   const user = await db.transaction().execute(async (trx) => {
-    const u = await insertUser(trx, o.email, hash, now);
+    let u: DashboardUser;
+    if (existing) {
+      await setPasswordHash(trx, existing.id, hash, now);
+      await setUserActive(trx, existing.id, true, now);
+      u = { ...existing, password_hash: hash, active: 1, updated_at: now };
+    } else u = await insertUser(trx, o.email, hash, now);
     await insertMembership(trx, { user_id: u.id, merchant_id: o.merchantId, role: o.role, created_at: now });
     return u;
   });
   const passwordToken = hash === null ? await issuePasswordToken(db, user.id, now) : null;
-  return { user, created: true, role: o.role, passwordToken };
+  return { user, created: !existing, role: o.role, passwordToken };
 }
 
 async function requireUser(db: Kysely<Database>, email: string): Promise<DashboardUser> {
@@ -81,7 +86,8 @@ async function requireUser(db: Kysely<Database>, email: string): Promise<Dashboa
 
 /**
  * A new password for a user, given now (`password`) or through a one-time link (the returned token). Either way
- * the user's sessions end at once: a reset is often because the old password leaked.
+ * the user's sessions end at once: a reset is often because the old password leaked, so in link mode the old
+ * password is cleared at once too, not when the link is used.
  */
 export async function resetPassword(
   { db, clock }: Deps,
@@ -91,25 +97,38 @@ export async function resetPassword(
   if (password !== undefined) checkPassword(password);
   const user = await requireUser(db, email);
   const now = clock.now();
-  let passwordToken: string | null = null;
-  if (password !== undefined) await setPasswordHash(db, user.id, await hashPassword(password), now);
-  else passwordToken = await issuePasswordToken(db, user.id, now);
-  await endUserSessions(db, user.id);
+  const hash = password === undefined ? null : await hashPassword(password);
+  const passwordToken = await db.transaction().execute(async (trx) => {
+    await setPasswordHash(trx, user.id, hash, now);
+    await endUserSessions(trx, user.id);
+    if (hash !== null) {
+      await voidPasswordTokens(trx, user.id, now);
+      return null;
+    }
+    return issuePasswordToken(trx, user.id, now);
+  });
   return { user, passwordToken };
 }
 
 /**
- * Takes a user's access away: from one merchant (`merchantId`: the membership goes), or everywhere (the user is
- * deactivated and signed out at once; `user create` on the address later gives them a role and access again).
+ * Takes a user's access away: from one merchant (`merchantId`: the membership goes), or everywhere: the user is
+ * deactivated and signed out at once, and loses every membership, their password and unused links, so a role
+ * given later (`user create`) brings back that role only, with a new password.
  */
 export async function deactivateUser({ db, clock }: Deps, email: string, merchantId?: string): Promise<DashboardUser> {
   const user = await requireUser(db, email);
-  if (merchantId !== undefined) {
-    if (!(await deleteMembership(db, user.id, merchantId)))
-      throw new AppError('NOT_FOUND', `${user.email} has no role in ${merchantId}`);
-  } else {
-    await setUserActive(db, user.id, false, clock.now());
-  }
-  await endUserSessions(db, user.id);
+  const now = clock.now();
+  await db.transaction().execute(async (trx) => {
+    if (merchantId !== undefined) {
+      if (!(await deleteMembership(trx, user.id, merchantId)))
+        throw new AppError('NOT_FOUND', `${user.email} has no role in ${merchantId}`);
+    } else {
+      await deleteMemberships(trx, user.id);
+      await setPasswordHash(trx, user.id, null, now);
+      await voidPasswordTokens(trx, user.id, now);
+      await setUserActive(trx, user.id, false, now);
+    }
+    await endUserSessions(trx, user.id);
+  });
   return user;
 }

@@ -24,6 +24,11 @@ export async function deleteMembership(db: Db, userId: string, merchantId: strin
   return Number(res.numDeletedRows) > 0;
 }
 
+/** Every membership of a user goes (deactivation everywhere). */
+export async function deleteMemberships(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('dashboard_memberships').where('user_id', '=', userId).execute();
+}
+
 /** The user's role in a merchant, or undefined when they have none (that merchant reads as not found). */
 export async function roleIn(db: Db, userId: string, merchantId: string): Promise<Role | undefined> {
   const row = await db

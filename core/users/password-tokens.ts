@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { secretToken } from '../ids.js';
 import type { Database } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 import { hashToken } from './sessions.js';
 
 /*
@@ -13,15 +14,21 @@ type Db = Kysely<Database>;
 /** How long a set-password link works. */
 export const PASSWORD_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** Voids every unused link of a user (a new link, a reset by password, a deactivation). */
+export async function voidPasswordTokens(db: Db, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('dashboard_password_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+/** A new link for a user, voiding the earlier ones; inside the caller's transaction when given one. */
 export async function issuePasswordToken(db: Db, userId: string, now: number): Promise<string> {
   const token = `pw_${secretToken(32)}`;
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('dashboard_password_tokens')
-      .set({ used_at: now })
-      .where('user_id', '=', userId)
-      .where('used_at', 'is', null)
-      .execute();
+  const write = async (trx: Db) => {
+    await voidPasswordTokens(trx, userId, now);
     await trx
       .insertInto('dashboard_password_tokens')
       .values({
@@ -32,7 +39,8 @@ export async function issuePasswordToken(db: Db, userId: string, now: number): P
         used_at: null,
       })
       .execute();
-  });
+  };
+  await inTransaction(db, write);
   return token;
 }
 

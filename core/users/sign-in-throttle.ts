@@ -2,8 +2,13 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 
 /*
- * The dashboard_sign_in_failures table: failed sign-ins counted per client address and per account in a fixed
+ * The dashboard_sign_in_failures table: sign-in attempts counted per client address and per account in a fixed
  * window. In the store, so the limits hold across restarts and across service processes on one store.
+ *
+ * An attempt is counted BEFORE its password is checked (one atomic upsert that returns the new count), and
+ * forgiven afterwards when it succeeded or was refused unchecked. Checking the count first and recording a failure
+ * after the slow password hash let parallel requests all pass the check before the first failure was written
+ * (issue 23, item 11: 30 concurrent tries, no 429).
  */
 
 type Db = Kysely<Database>;
@@ -17,21 +22,14 @@ export const MAX_FAILURES_PER_ADDRESS = 20;
 export const addressKey = (address: string) => `addr:${address}`;
 export const accountKey = (email: string) => `acct:${email}`;
 
-/** Seconds until `key` may try again, or 0 when it may now. */
-export async function blockedFor(db: Db, key: string, max: number, now: number): Promise<number> {
-  const row = await db
-    .selectFrom('dashboard_sign_in_failures')
-    .select(['failures', 'window_ends_at'])
-    .where('key', '=', key)
-    .executeTakeFirst();
-  if (!row || row.window_ends_at <= now || row.failures < max) return 0;
-  return Math.ceil((row.window_ends_at - now) / 1000);
-}
-
-/** Counts one failure of `key`: a window starts with the first failure and runs SIGN_IN_WINDOW_MS. */
-export async function recordFailure(db: Db, key: string, now: number): Promise<void> {
+/**
+ * Counts one attempt of `key` and answers the seconds it must wait (0: this attempt may check its password). A
+ * window starts with the first attempt and runs SIGN_IN_WINDOW_MS; within it, the first `max` attempts not
+ * forgiven pass.
+ */
+export async function countAttempt(db: Db, key: string, max: number, now: number): Promise<number> {
   const end = now + SIGN_IN_WINDOW_MS;
-  await db
+  const row = await db
     .insertInto('dashboard_sign_in_failures')
     .values({ key, failures: 1, window_ends_at: end })
     .onConflict((oc) =>
@@ -40,6 +38,18 @@ export async function recordFailure(db: Db, key: string, now: number): Promise<v
         window_ends_at: sql`case when dashboard_sign_in_failures.window_ends_at <= ${now} then ${end} else dashboard_sign_in_failures.window_ends_at end`,
       }),
     )
+    .returning(['failures', 'window_ends_at'])
+    .executeTakeFirstOrThrow();
+  if (row.failures <= max) return 0;
+  return Math.max(1, Math.ceil((Number(row.window_ends_at) - now) / 1000));
+}
+
+/** Takes back one counted attempt of `key` (it succeeded on the address, or never had its password checked). */
+export async function forgiveAttempt(db: Db, key: string): Promise<void> {
+  await db
+    .updateTable('dashboard_sign_in_failures')
+    .set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` })
+    .where('key', '=', key)
     .execute();
 }
 

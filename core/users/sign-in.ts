@@ -1,23 +1,42 @@
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import { AppError, invalid } from '../errors.js';
 import type { Database } from '../store/schema.js';
 import { passwordProblem } from './accounts.js';
+import { membershipsOf } from './memberships.js';
 import { consumePasswordToken } from './password-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { createSession, endUserSessions, purgeExpiredSessions } from './sessions.js';
 import {
   accountKey,
   addressKey,
-  blockedFor,
   clearFailures,
+  countAttempt,
+  forgiveAttempt,
   MAX_FAILURES_PER_ACCOUNT,
   MAX_FAILURES_PER_ADDRESS,
-  recordFailure,
 } from './sign-in-throttle.js';
 import { findUserByEmail, normalEmail, recordSignIn, setPasswordHash } from './users.js';
 
 type Deps = { db: Kysely<Database>; clock: Clock };
+
+/** A sign-in is about a person, not a merchant: each merchant the user belongs to gets the entry. */
+async function auditSignIn(
+  db: Kysely<Database>,
+  user: { id: string; email: string },
+  action: 'sign_in' | 'sign_in.failed',
+  address: string,
+  now: number,
+): Promise<void> {
+  for (const m of await membershipsOf(db, user.id))
+    await recordAudit(db, now, {
+      merchantId: m.merchant_id,
+      actor: { userId: user.id, email: user.email },
+      action,
+      address,
+    });
+}
 
 function minutes(seconds: number): string {
   const m = Math.ceil(seconds / 60);
@@ -25,8 +44,9 @@ function minutes(seconds: number): string {
 }
 
 /**
- * Signs a user in: a new session token for the cookie, or a failure that says what to do. Refused before the
- * password is even checked while the address or the account is over its failure limit (sign-in-throttle.ts).
+ * Signs a user in: a new session token for the cookie, or a failure that says what to do. Each attempt is counted
+ * first; past the address's or the account's limit it is refused before the password is even checked
+ * (sign-in-throttle.ts).
  * Wrong e-mail and wrong password read alike and take alike long (passwords.ts), so addresses cannot be probed.
  */
 export async function signIn(
@@ -35,9 +55,15 @@ export async function signIn(
 ): Promise<{ token: string; userId: string }> {
   const now = clock.now();
   const email = normalEmail(o.email);
-  const byAddress = await blockedFor(db, addressKey(o.address), MAX_FAILURES_PER_ADDRESS, now);
-  const byAccount = await blockedFor(db, accountKey(email), MAX_FAILURES_PER_ACCOUNT, now);
+  const addrKey = addressKey(o.address);
+  const acctKey = accountKey(email);
+  // Counted before the password is checked, so parallel tries cannot all pass before the first failure is known.
+  const byAddress = await countAttempt(db, addrKey, MAX_FAILURES_PER_ADDRESS, now);
+  const byAccount = await countAttempt(db, acctKey, MAX_FAILURES_PER_ACCOUNT, now);
   if (byAddress > 0 || byAccount > 0) {
+    // Refused unchecked: this attempt guessed nothing, so it does not count (the window still runs to its end).
+    await forgiveAttempt(db, addrKey);
+    await forgiveAttempt(db, acctKey);
     const wait = Math.max(byAddress, byAccount);
     const who = byAccount > 0 ? 'this account' : 'your network address';
     throw new AppError('RATE_LIMITED', `Too many failed sign-ins for ${who}. Try again in ${minutes(wait)}.`, {
@@ -46,15 +72,20 @@ export async function signIn(
   }
   const user = await findUserByEmail(db, email);
   const good = await verifyPassword(o.password, user?.password_hash ?? null);
+  // A failure stays counted on both keys. A known user's merchants see it in their audit log.
   if (!user || !good || user.active !== 1) {
-    await recordFailure(db, addressKey(o.address), now);
-    await recordFailure(db, accountKey(email), now);
+    if (user) await auditSignIn(db, user, 'sign_in.failed', o.address, now);
     throw new AppError('UNAUTHORIZED', 'Wrong e-mail address or password');
   }
-  await clearFailures(db, accountKey(email));
+  await clearFailures(db, acctKey);
+  await forgiveAttempt(db, addrKey);
   await purgeExpiredSessions(db, now);
-  const { token } = await createSession(db, user.id, now);
-  await recordSignIn(db, user.id, now);
+  const { token } = await db.transaction().execute(async (trx) => {
+    const s = await createSession(trx, user.id, now);
+    await recordSignIn(trx, user.id, now);
+    await auditSignIn(trx, user, 'sign_in', o.address, now);
+    return s;
+  });
   return { token, userId: user.id };
 }
 

@@ -43,7 +43,8 @@ export async function insertUser(
   return user;
 }
 
-export async function setPasswordHash(db: Db, userId: string, passwordHash: string, now: number): Promise<void> {
+/** Stores a password hash; null clears the password, so none signs in until a link sets a new one. */
+export async function setPasswordHash(db: Db, userId: string, passwordHash: string | null, now: number): Promise<void> {
   await db
     .updateTable('dashboard_users')
     .set({ password_hash: passwordHash, updated_at: now })

@@ -43,20 +43,26 @@ export async function pruneDeliveredWebhooks(
   }
 }
 
-/** Prunes deliveries older than `retentionDays` at start and every hour. Returns the function that stops it. */
-export function startWebhookRetention(
-  deps: { db: Kysely<Database>; clock: Clock; logger: Logger },
+/**
+ * Runs `prune(before)` at start and every hour with `before` = now - `retentionDays`: the one schedule of every
+ * age-based retention of the store (delivered webhooks here, the audit log in core/audit). Returns the function
+ * that stops it.
+ */
+export function startRetention(
+  deps: { clock: Clock; logger: Logger },
+  what: string,
   retentionDays: number,
+  prune: (before: number) => Promise<number>,
 ): () => void {
   let running = false;
   const run = () => {
     if (running) return;
     running = true;
-    pruneDeliveredWebhooks(deps.db, deps.clock.now() - retentionDays * DAY_MS)
+    prune(deps.clock.now() - retentionDays * DAY_MS)
       .then((n) => {
-        if (n > 0) deps.logger.info('pruned delivered webhook deliveries', { count: n, retention_days: retentionDays });
+        if (n > 0) deps.logger.info(`pruned ${what}`, { count: n, retention_days: retentionDays });
       })
-      .catch((e) => deps.logger.warn('webhook retention failed', { error: toError(e).message }))
+      .catch((e) => deps.logger.warn(`${what} retention failed`, { error: toError(e).message }))
       .finally(() => {
         running = false;
       });
@@ -69,4 +75,14 @@ export function startWebhookRetention(
     clearInterval(t);
     clearTimeout(first);
   };
+}
+
+/** Prunes deliveries older than `retentionDays` at start and every hour. Returns the function that stops it. */
+export function startWebhookRetention(
+  deps: { db: Kysely<Database>; clock: Clock; logger: Logger },
+  retentionDays: number,
+): () => void {
+  return startRetention(deps, 'delivered webhook deliveries', retentionDays, (before) =>
+    pruneDeliveredWebhooks(deps.db, before),
+  );
 }

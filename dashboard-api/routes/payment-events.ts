@@ -14,8 +14,9 @@ const KEEPALIVE_MS = 15_000;
 
 /**
  * GET /merchants/{id}/events: Server-Sent Events of this merchant's payments as they are created and change
- * (`event: payment`, data `{change, payment}`), from the service's payment-change bus. At each keep-alive the
- * session and membership are read again, so a signed-out or expired session's stream ends within 15 s.
+ * (`event: payment`, data `{change, payment}`), from the service's payment-change bus. The session and membership
+ * are read again before each batch of events is sent (a signed-out, deactivated or removed user gets no further
+ * payment, however busy the merchant) and at each quiet keep-alive (so such a stream ends within 15 s anyway).
  */
 export function registerPaymentEvents(app: Hono<DashEnv>, x: DashCtx): void {
   const slots = new StreamSlots();
@@ -39,9 +40,14 @@ export function registerPaymentEvents(app: Hono<DashEnv>, x: DashCtx): void {
         wake();
       });
       stream.onAbort(() => wake());
+      const stillAllowed = async () => {
+        const live = await findLiveSession(x.deps.db, signedIn.token, x.deps.clock.now(), false);
+        return live !== undefined && (await roleIn(x.deps.db, live.userId, merchantId)) !== undefined;
+      };
       try {
         await stream.write(': connected\n\n');
         while (!stream.aborted && !stream.closed) {
+          if (queue.length > 0 && !(await stillAllowed())) break;
           for (const ch of queue.splice(0)) {
             await stream.writeSSE({
               event: 'payment',
@@ -56,8 +62,7 @@ export function registerPaymentEvents(app: Hono<DashEnv>, x: DashCtx): void {
             };
           });
           if (woken) continue;
-          const live = await findLiveSession(x.deps.db, signedIn.token, x.deps.clock.now(), false);
-          if (!live || !(await roleIn(x.deps.db, live.userId, merchantId))) break;
+          if (!(await stillAllowed())) break;
           await stream.write(': keep-alive\n\n');
         }
       } finally {

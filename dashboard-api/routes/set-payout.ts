@@ -4,6 +4,7 @@ import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { payoutCodeOn } from '../../core/forwarders/payout-code.js';
 import { parsePayout, setPayout } from '../../core/forwarders/payouts.js';
+import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { forwarderNetworks } from '../forwarder-networks.js';
 
@@ -22,8 +23,16 @@ export function registerSetPayout(app: Hono<DashEnv>, x: DashCtx): void {
     // Checked before any node is asked: bad input costs nothing and writes nothing.
     const parsed = parsePayout(data.address);
     if (!parsed.ok) throw parsed.error;
-    const r = await setPayout(x.deps.db, x.deps.clock, c.get('merchant').id, 'evm', parsed.value);
-    if (!r.ok) throw r.error;
+    const r = await audited(
+      x,
+      c,
+      async (trx) => {
+        const set = await setPayout(trx, x.deps.clock, c.get('merchant').id, 'evm', parsed.value);
+        if (!set.ok) throw set.error;
+        return set;
+      },
+      (set) => ({ action: 'payout.set', details: { chain: 'evm', address: set.value } }),
+    );
     const { contractOn, uncheckedOn } = await payoutCodeOn(
       forwarderNetworks(x.deps).map((n) => n.config),
       r.value,

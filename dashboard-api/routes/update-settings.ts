@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { allowedOrigins, getMerchant, type Merchant, updateMerchant } from '../../core/merchants/merchants.js';
+import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 
 /** An origin as browsers send it: scheme, host and port, nothing more (`https://shop.example`). */
@@ -28,15 +29,21 @@ export function registerUpdateSettings(app: Hono<DashEnv>, x: DashCtx): void {
   app.patch('/merchants/:merchant_id/settings', async (c) => {
     const id = c.get('merchant').id;
     const { data } = await readJson(c, updateSettingsSchema, x.deps.limits.bodyBytes);
-    await updateMerchant(
-      x.deps.db,
-      x.deps.clock,
-      id,
-      {
-        ...(data.name !== undefined ? { name: data.name } : {}),
-        ...(data.allowed_origins !== undefined ? { allowedOrigins: [...new Set(data.allowed_origins)] } : {}),
-      },
-      x.deps.keys,
+    const patch = {
+      ...(data.name !== undefined ? { name: data.name } : {}),
+      ...(data.allowed_origins !== undefined ? { allowedOrigins: [...new Set(data.allowed_origins)] } : {}),
+    };
+    await audited(
+      x,
+      c,
+      (trx) => updateMerchant(trx, x.deps.clock, id, patch),
+      () => ({
+        action: 'settings.update',
+        details: {
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.allowedOrigins !== undefined ? { allowed_origins: patch.allowedOrigins } : {}),
+        },
+      }),
     );
     const m = (await getMerchant(x.deps.db, id)) as Merchant;
     return ok(c, { name: m.name, allowed_origins: allowedOrigins(m) }, 'Settings saved');

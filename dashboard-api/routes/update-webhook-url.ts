@@ -5,6 +5,7 @@ import { ok } from '../../api-kit/envelope.js';
 import { invalid } from '../../core/errors.js';
 import { getMerchant, type Merchant, updateMerchant } from '../../core/merchants/merchants.js';
 import { webhookUrlProblem } from '../../core/webhooks/address-guard.js';
+import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { endpointView } from './webhook-endpoint.js';
 
@@ -27,7 +28,12 @@ export function registerUpdateWebhookUrl(app: Hono<DashEnv>, x: DashCtx): void {
       const problem = await webhookUrlProblem(data.url, m.mode);
       if (problem) throw invalid('url', problem);
     }
-    await updateMerchant(x.deps.db, x.deps.clock, m.id, { webhookUrl: data.url }, x.deps.keys);
+    await audited(
+      x,
+      c,
+      (trx) => updateMerchant(trx, x.deps.clock, m.id, { webhookUrl: data.url }),
+      () => ({ action: 'webhook.url', details: { url: data.url } }),
+    );
     return ok(c, endpointView((await getMerchant(x.deps.db, m.id)) as Merchant), 'Webhook URL saved');
   });
 }

@@ -1,0 +1,36 @@
+import type { Context } from 'hono';
+import type { Kysely } from 'kysely';
+import { type AuditFacts, recordAudit } from '../core/audit/audit-log.js';
+import type { Database } from '../core/store/schema.js';
+import type { DashCtx, DashEnv } from './context.js';
+
+/** What a dashboard change says about itself; merchant, actor and client address come from the request. */
+export type AuditNote = Omit<AuditFacts, 'merchantId' | 'actor' | 'address'> & { merchantId?: string };
+
+/**
+ * Runs a dashboard change and writes its audit entry in one transaction: a change that fails leaves no entry, and
+ * an entry that cannot be written undoes the change. `note` sees the change's result (a new key's id, a user's
+ * role). Afterwards the key cache is emptied: a key or merchant row may have changed, and the cache must not keep
+ * what this transaction replaced (the core functions' own invalidation ran before this commit).
+ */
+export async function audited<T>(
+  x: DashCtx,
+  c: Context<DashEnv>,
+  change: (trx: Kysely<Database>) => Promise<T>,
+  note: (result: T) => AuditNote,
+): Promise<T> {
+  const signedIn = c.get('signedIn');
+  const result = await x.deps.db.transaction().execute(async (trx) => {
+    const r = await change(trx);
+    const n = note(r);
+    await recordAudit(trx, x.deps.clock.now(), {
+      ...n,
+      merchantId: n.merchantId ?? c.get('merchant').id,
+      actor: { userId: signedIn.userId, email: signedIn.email },
+      address: x.clientAddress(c),
+    });
+    return r;
+  });
+  x.deps.keys.invalidate();
+  return result;
+}
