@@ -8,9 +8,8 @@ import { depositsOf } from '../../core/payments/deposits.js';
 import { paymentEventsOf } from '../../core/payments/events.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
 import { listDeliveries } from '../../core/webhooks/deliveries.js';
-import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { depositViews, forwarderView, paymentDetailView, timelineView } from '../views.js';
+import { dashDeliveryView, depositViews, forwarderView, paymentDetailView, timelineView } from '../views.js';
 
 /**
  * GET /merchants/{id}/payments/{payment_id}: the payment, its timeline (every status change with its sequence and
@@ -32,7 +31,7 @@ export function registerGetPayment(app: Hono<DashEnv>, x: DashCtx): void {
       payment: paymentDetailView(p),
       timeline: timelineView(p, events),
       deposits: await depositViews(x.deps, p, deposits),
-      deliveries: deliveries.deliveries.map((d) => deliveryView(d, d.attempt_log)),
+      deliveries: deliveries.deliveries.map((d) => dashDeliveryView(d, d.attempt_log)),
       forwarder: forwarder
         ? forwarderView(forwarder, deposits, x.deps.chains.get(chainKey(p.mode, p.network))?.explorerUrl)
         : null,

@@ -2,7 +2,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { ApiError, api, m } from '../api.js';
 import { when } from '../format.js';
-import { onPayment } from '../live.js';
+import { onDelivery, onPayment } from '../live.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
 import type { Delivery, PaymentRow } from '../types.js';
@@ -134,13 +134,19 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
   );
   const notice = useSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const owner = membership(merchantId)?.role === 'owner';
-  useEffect(
-    () =>
-      onPayment(({ payment }) => {
-        if (payment.payment_id === paymentId) detail.reload();
-      }),
-    [paymentId],
-  );
+  useEffect(() => {
+    const stopPayments = onPayment(({ payment }) => {
+      if (payment.payment_id === paymentId) detail.reload();
+    });
+    // An attempt of one of its deliveries was recorded: "pending, next attempt ..." becomes its outcome.
+    const stopDeliveries = onDelivery((id) => {
+      if (detail.data.value?.deliveries.some((x) => x.delivery_id === id)) detail.reload();
+    });
+    return () => {
+      stopPayments();
+      stopDeliveries();
+    };
+  }, [paymentId]);
   const act = async (work: () => Promise<unknown>, done: string) => {
     try {
       await work();
@@ -272,6 +278,7 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
           <section aria-labelledby="deliveries-h">
             <h2 id="deliveries-h">Webhook deliveries</h2>
             <DeliveryList
+              merchantId={merchantId}
               deliveries={d.deliveries}
               canRedeliver={owner}
               onRedeliver={(id) =>

@@ -45,10 +45,12 @@ function FilterForm({ merchantId, query }: { merchantId: string; query: URLSearc
       </label>
       <label>
         Status
-        <select name="status" defaultValue={query.get('status') ?? ''}>
+        {/* `selected` on the option, not defaultValue on the select: Preact has no defaultValue for a select, so the
+            control showed "Any" over a filtered list. The form is keyed by the query, so this is its first render. */}
+        <select name="status">
           <option value="">Any</option>
           {STATUSES.map((s) => (
-            <option key={s} value={s}>
+            <option key={s} value={s} selected={query.get('status') === s}>
               {s.replace('_', ' ')}
             </option>
           ))}
@@ -56,10 +58,10 @@ function FilterForm({ merchantId, query }: { merchantId: string; query: URLSearc
       </label>
       <label>
         Asset
-        <select name="asset" defaultValue={query.get('asset') ?? ''}>
+        <select name="asset">
           <option value="">Any</option>
           {(assets.data.value ?? []).map((a) => (
-            <option key={a.code} value={a.code}>
+            <option key={a.code} value={a.code} selected={query.get('asset')?.toUpperCase() === a.code}>
               {a.code}
             </option>
           ))}

@@ -1,5 +1,7 @@
 import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
 import { ApiError, api, m } from '../api.js';
+import { onDelivery, onPayment } from '../live.js';
 import { location, navigate, pagePath } from '../router.js';
 import { membership } from '../session.js';
 import type { Delivery } from '../types.js';
@@ -64,7 +66,26 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
     }
   };
 
-  /** Follows the test event's delivery until it has an attempt (or a minute passed). */
+  // Live: every recorded attempt of a delivery on screen reads it again (the test event's panel included, through
+  // every retry, not only its first attempt), and a payment change (which queues deliveries) refreshes the log.
+  useEffect(() => {
+    const stopDeliveries = onDelivery(async (id) => {
+      if (test.value?.delivery_id === id) {
+        try {
+          test.value = await api<Delivery>(m(merchantId, `/webhook-deliveries/${id}`));
+        } catch {
+          // The log below still shows it; the next event tries again.
+        }
+      }
+      if (test.value?.delivery_id === id || log.data.value?.deliveries.some((x) => x.delivery_id === id)) log.reload();
+    });
+    const stopPayments = onPayment(() => log.reload());
+    return () => {
+      stopDeliveries();
+      stopPayments();
+    };
+  }, [merchantId, status]);
+
   const sendTest = async () => {
     const d = await act(
       () => api<Delivery>(m(merchantId, '/webhook-deliveries/test'), { body: {} }),
@@ -72,15 +93,8 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
     );
     if (!d) return;
     test.value = d;
-    for (let i = 0; i < 60 && test.value?.delivery_id === d.delivery_id && test.value.attempts.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 1000));
-      try {
-        test.value = await api<Delivery>(m(merchantId, `/webhook-deliveries/${d.delivery_id}`));
-      } catch {
-        break;
-      }
-    }
-    log.reload();
+    // Its first attempt may have been recorded before this answer arrived, its event with it: read it once more.
+    test.value = await api<Delivery>(m(merchantId, `/webhook-deliveries/${d.delivery_id}`)).catch(() => d);
   };
 
   const ep = endpoint.data.value;
@@ -164,7 +178,12 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
           {test.value ? (
             <div class="test-delivery" aria-live="polite">
               <h3>Test event</h3>
-              <DeliveryList deliveries={[test.value]} canRedeliver={false} onRedeliver={() => {}} />
+              <DeliveryList
+                merchantId={merchantId}
+                deliveries={[test.value]}
+                canRedeliver={false}
+                onRedeliver={() => {}}
+              />
             </div>
           ) : null}
         </section>
@@ -185,6 +204,7 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
         {log.error.value ? <Notice kind="error">{log.error.value}</Notice> : null}
         {log.data.value ? (
           <DeliveryList
+            merchantId={merchantId}
             deliveries={log.data.value.deliveries}
             canRedeliver={owner}
             onRedeliver={(id) =>

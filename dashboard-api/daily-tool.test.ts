@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMerchant } from '../core/merchants/merchants.js';
+import { startReceiver, type TestReceiver } from '../core/webhooks/testing/receiver.js';
+import { startTestService, type TestService } from '../server/testing/harness.js';
+import { type DashClient, userOf } from './testing/client.js';
+
+/*
+ * Issue 23, the dashboard as a daily tool, over real HTTP on the real store (SQLite, or PostgreSQL with
+ * TEST_DATABASE_URL): search by what the list shows, deliveries that say what they carry and what the receiver
+ * answered, and their attempts streamed live.
+ */
+
+let t: TestService;
+let receiver: TestReceiver;
+let owner: DashClient;
+let viewer: DashClient;
+let base: string;
+
+beforeAll(async () => {
+  receiver = await startReceiver('');
+  t = await startTestService({ start: true, webhookUrl: receiver.url });
+  receiver.secret = t.merchant.webhook_secret;
+  owner = await userOf(t, t.merchant.merchant_id, 'owner@daily.example');
+  viewer = await userOf(t, t.merchant.merchant_id, 'viewer@daily.example', 'viewer');
+  base = `/merchants/${t.merchant.merchant_id}`;
+});
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+});
+
+async function create(orderId: string, email: string, key?: string) {
+  const r = await t.api('/api/v1/payments', {
+    ...(key ? { key } : {}),
+    body: { amount: 20, currency: 'btc', email, order_id: orderId },
+  });
+  return r.json.data as { payment: { payment_id: string }; blockchain: { pay_address: string; pay_amount: number } };
+}
+
+/** format.ts `short(id, 8)`: what the payment list shows. */
+const shown = (id: string) => `${id.slice(0, 8)}…${id.slice(-8)}`;
+
+describe('search (walk item 4)', () => {
+  it('finds a payment by the id prefix the list shows, by prefix…suffix, and by customer e-mail in any case', async () => {
+    const a = (await create('search-a', 'Ann.Buyer@Example.com')).payment.payment_id;
+    const b = (await create('search-b', 'bob@example.com')).payment.payment_id;
+    const other = await createMerchant(t.service.deps.db, t.service.deps.clock, { name: 'Other', mode: 'test' });
+    const theirs = (await create('search-theirs', 'ann.buyer@example.com', other.secret_key)).payment.payment_id;
+    const ids = async (client: DashClient, q: string) => {
+      const r = await client.call(`${base}/payments?q=${encodeURIComponent(q)}`);
+      expect(r.status).toBe(200);
+      return r.json.data.payments.map((p: { payment_id: string }) => p.payment_id).sort();
+    };
+    // The prefix alone: every payment of this merchant starting so (ids are random: b may share it, never theirs).
+    expect(await ids(owner, a.slice(0, 8))).toContain(a);
+    expect(await ids(owner, a.slice(0, 12))).toEqual([a]);
+    expect(await ids(owner, a.slice(0, 12).toUpperCase())).toEqual([a]);
+    expect(await ids(owner, shown(a))).toEqual([a]);
+    expect(await ids(owner, `${a.slice(0, 8)}...${a.slice(-8)}`)).toEqual([a]);
+    expect(await ids(owner, shown(b))).toEqual([b]);
+    // A prefix with the right start and the wrong end finds nothing.
+    expect(await ids(owner, `${a.slice(0, 8)}…zzzzzzzz`)).toEqual([]);
+    expect(await ids(owner, 'ann.buyer@example.com')).toEqual([a]);
+    expect(await ids(viewer, 'ANN.BUYER@EXAMPLE.COM')).toEqual([a]);
+    // Another merchant's payment: neither its prefix nor its e-mail finds it here.
+    expect(await ids(owner, shown(theirs))).toEqual([]);
+    expect(await ids(owner, theirs.slice(0, 14))).toEqual([]);
+    // `_` is not a wildcard: `pay_` followed by anything else is not a prefix of these ids.
+    expect(await ids(owner, `pay${a.slice(3, 12).replace('_', 'x')}`)).toEqual([]);
+  });
+
+  it("refuses a bad search with the envelope; another merchant's list is 404", async () => {
+    const r = await owner.call(`${base}/payments?q=${'x'.repeat(201)}`);
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({ success: false });
+    expect(Object.keys(r.json.errors)).toEqual(['q']);
+    const other = await createMerchant(t.service.deps.db, t.service.deps.clock, { name: 'Other 2', mode: 'test' });
+    expect((await owner.call(`/merchants/${other.merchant_id}/payments?q=pay_ab`)).status).toBe(404);
+  });
+});
+
+describe('deliveries (walk items 1, 2, 6)', () => {
+  it('say which payment, status and sequence they carry, the payload as sent, and what the receiver answered', async () => {
+    receiver.reply = (r) =>
+      r.json?.payment?.order_id === 'delivery-500'
+        ? { status: 500, body: 'receiver exploded: no such order' }
+        : { status: 200 };
+    const p = await create('delivery-500', 'd@buyer.example');
+    const id = p.payment.payment_id;
+    await t.api('/api/v1/sandbox/transfers', {
+      body: { currency: 'BTC', address: p.blockchain.pay_address, amount: String(p.blockchain.pay_amount) },
+    });
+    await t.api('/api/v1/sandbox/blocks', { body: { count: 2, network: 'btc' } });
+    await receiver.waitFor((all) =>
+      all.some((w) => w.json?.payment?.payment_id === id && w.json.payment.payment_status === 'finished'),
+    );
+    type View = {
+      payment_id: string;
+      sequence: number;
+      payment_status: string;
+      payload: string;
+      attempts: { response_code: number; response_excerpt: string; error: string }[];
+    };
+    let deliveries: View[] = [];
+    await expect
+      .poll(async () => {
+        deliveries = (await viewer.call(`${base}/payments/${id}`)).json.data.deliveries;
+        return deliveries.filter((d) => d.attempts.length > 0).length;
+      })
+      .toBeGreaterThanOrEqual(2);
+    const finished = deliveries.find((d) => d.payment_status === 'finished');
+    expect(finished).toMatchObject({ payment_id: id, payment_status: 'finished' });
+    const sent = receiver.received.find(
+      (w) => w.json?.payment?.payment_id === id && w.json.payment.payment_status === 'finished',
+    );
+    // The payload is the very body the receiver got (and whose signature it checked).
+    expect(sent?.verified).toBe(true);
+    expect(finished?.payload).toBe(sent?.body);
+    expect(finished?.sequence).toBe(sent?.json.payment.sequence);
+    expect(finished?.attempts[0]).toMatchObject({
+      response_code: 500,
+      error: 'HTTP 500',
+      response_excerpt: 'receiver exploded: no such order',
+    });
+    // The delivery log says the same.
+    const log = (await owner.call(`${base}/webhook-deliveries?limit=200`)).json.data.deliveries as View[];
+    expect(log.find((d) => d.payload === sent?.body)).toMatchObject({ payment_id: id, payment_status: 'finished' });
+    receiver.reply = () => ({ status: 200 });
+  });
+
+  it('streams each recorded attempt of this merchant as `event: delivery` (SSE)', async () => {
+    const ctrl = new AbortController();
+    const res = await fetch(`${t.url}/dashboard/api${base}/events`, {
+      headers: { cookie: owner.cookie },
+      signal: ctrl.signal,
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    const until = async (pred: () => boolean) => {
+      while (!pred()) text += new TextDecoder().decode((await reader.read()).value);
+    };
+    await until(() => text.includes(': connected'));
+    const sent = await owner.call(`${base}/webhook-deliveries/test`, { body: {} });
+    expect(sent.status).toBe(202);
+    const deliveryId: string = sent.json.data.delivery_id;
+    await until(() => text.includes(deliveryId));
+    ctrl.abort();
+    expect(text).toContain(`event: delivery\ndata: {"delivery_id":"${deliveryId}"}`);
+    // By the time the event came, the attempt is readable.
+    const d = (await owner.call(`${base}/webhook-deliveries/${deliveryId}`)).json.data;
+    expect(d.attempts).toHaveLength(1);
+    expect(d.status).toBe('succeeded');
+  });
+});
