@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
+import { hostedPaymentUrl } from '../../api-kit/payment-views.js';
 import { chainKey } from '../../core/chains/types.js';
 import { notFound } from '../../core/errors.js';
 import { forwarderOf } from '../../core/forwarders/store.js';
@@ -29,6 +30,7 @@ export function registerGetPayment(app: Hono<DashEnv>, x: DashCtx): void {
     ]);
     return ok(c, {
       payment: paymentDetailView(p),
+      hosted_payment_url: hostedPaymentUrl(p, x.deps.settings.publicUrl, x.deps.settings.pageSecret),
       timeline: timelineView(p, events),
       deposits: await depositViews(x.deps, p, deposits),
       deliveries: deliveries.deliveries.map((d) => dashDeliveryView(d, d.attempt_log)),

@@ -7,7 +7,9 @@ import { pagePath } from '../router.js';
 import { membership } from '../session.js';
 import type { Delivery, PaymentRow } from '../types.js';
 import { ConfirmButton } from '../ui/confirm.js';
+import { CopyButton } from '../ui/copy.js';
 import { DeliveryList } from '../ui/deliveries.js';
+import { HostedUrl } from '../ui/hosted-url.js';
 import { Link } from '../ui/link.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
@@ -38,6 +40,7 @@ interface Detail {
   }[];
   deliveries: Delivery[];
   forwarder: Forwarder | null;
+  hosted_payment_url: string;
 }
 interface Forwarder {
   address: string;
@@ -207,6 +210,14 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
             </div>
           ) : null}
           <Facts p={p} />
+          <p class="copy-row">
+            <CopyButton text={p.payment_id} label="Copy payment id" /> payment id
+            <CopyButton text={p.pay_address} label="Copy address" /> address
+          </p>
+          <section aria-labelledby="hosted-h">
+            <h2 id="hosted-h">Hosted payment page</h2>
+            <HostedUrl url={d.hosted_payment_url} />
+          </section>
           {d.forwarder ? (
             <section aria-labelledby="forwarder-h">
               <h2 id="forwarder-h">Forwarder</h2>
