@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { fromUnits } from '../money/decimal.js';
-import { isPostgres } from '../store/dialect.js';
 import type { Database } from '../store/schema.js';
 import { type PaymentStatus, paymentStatuses } from './status.js';
+import { priceCentsSql } from './store.js';
 
 /*
  * A merchant's figures for the dashboard's overview, summed by the store (never a sample): what was received per
@@ -43,10 +43,7 @@ export async function merchantFigures(db: Kysely<Database>, merchantId: string, 
   const today = Math.floor(now / DAY_MS);
   const from = (today - (FIGURE_DAYS - 1)) * DAY_MS;
   const u = sql.ref('actually_paid_units');
-  const price = sql.ref('price_amount');
-  const dot = isPostgres(db) ? sql`strpos(${price}, '.')` : sql`instr(${price}, '.')`;
-  // Cents of the exact decimal price text ("20", "20.5", "20.05"), in integers only.
-  const cents = sql<string>`case when ${dot} = 0 then cast(${price} as bigint) * 100 else cast(substr(${price}, 1, ${dot} - 1) as bigint) * 100 + cast(substr(substr(${price}, ${dot} + 1) || '00', 1, 2) as bigint) end`;
+  const cents = priceCentsSql(db);
   const rows = await db
     .selectFrom('payments')
     .select([

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { getAddress, isAddress } from 'viem';
-import { newestFirstPage } from '../store/cursor.js';
+import { usdToCents } from '../money/decimal.js';
+import { keysetPage } from '../store/cursor.js';
 import { isPostgres } from '../store/dialect.js';
 import type { Database } from '../store/schema.js';
 import type { Payment } from './payment.js';
@@ -108,6 +109,20 @@ export async function paymentsAt(
   return out;
 }
 
+/**
+ * A payment's price in cents, in SQL with integers only: the price is exact USD text with at most two decimals
+ * ("20", "20.5", "20.05"), so no float ever orders or sums it.
+ */
+export function priceCentsSql(db: Db) {
+  const price = sql.ref('price_amount');
+  const dot = isPostgres(db) ? sql`strpos(${price}, '.')` : sql`instr(${price}, '.')`;
+  return sql<string>`(case when ${dot} = 0 then cast(${price} as bigint) * 100 else cast(substr(${price}, 1, ${dot} - 1) as bigint) * 100 + cast(substr(substr(${price}, ${dot} + 1) || '00', 1, 2) as bigint) end)`;
+}
+
+/** Orders of the payment list: by creation or by price, each either way. */
+export const paymentSorts = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
+export type PaymentSort = (typeof paymentSorts)[number];
+
 export interface ListFilter {
   status?: string | undefined;
   /** Asset code (pay_currency). */
@@ -116,11 +131,16 @@ export interface ListFilter {
   createdTo?: number | undefined;
   /** Payment id or its displayed start, order id, e-mail, pay address or deposit txid (searchPaymentIds). */
   search?: string | undefined;
+  /** @default 'newest' */
+  sort?: PaymentSort | undefined;
   limit: number;
   cursor?: string | undefined;
 }
 
-/** A merchant's payments, newest first, in keyset pages (core/store/cursor.ts). */
+/**
+ * A merchant's payments, newest first or in another order (`sort`), in keyset pages (core/store/cursor.ts). By
+ * price, the order is that of the USD price in cents (every price is USD), ties newest id first.
+ */
 export async function listPayments(
   db: Db,
   merchantId: string,
@@ -136,7 +156,16 @@ export async function listPayments(
     if (ids.length === 0) return { payments: [], nextCursor: null };
     q = q.where('id', 'in', ids);
   }
-  const { rows, nextCursor } = await newestFirstPage(q, f.cursor, f.limit);
+  const sort = f.sort ?? 'newest';
+  const byAmount = sort === 'amount_desc' || sort === 'amount_asc';
+  const { rows, nextCursor } = await keysetPage(
+    q,
+    byAmount
+      ? { key: priceCentsSql(db), keyOf: (p) => Number(usdToCents(p.price_amount)), descending: sort === 'amount_desc' }
+      : { key: sql`created_at`, keyOf: (p) => p.created_at, descending: sort === 'newest' },
+    f.cursor,
+    f.limit,
+  );
   return { payments: rows, nextCursor };
 }
 
