@@ -360,3 +360,75 @@ describe('payments list: sort and export of the filtered list (what to build 4)'
     expect((await owner.call(`${sb}/exports/payments.csv`)).status).toBe(404);
   });
 });
+
+describe('redeliver all failed in a range (what to build 5)', () => {
+  it('queues again only the failed deliveries created in the range; owners only; bad input writes nothing', async () => {
+    const db = t.service.deps.db;
+    const sendTest = async () => (await owner.call(`${base}/webhook-deliveries/test`, { body: {} })).json.data;
+    const inRange = await sendTest();
+    const before = await sendTest();
+    const succeeded = await sendTest();
+    await expect
+      .poll(async () =>
+        (
+          await db
+            .selectFrom('webhook_deliveries')
+            .select('status')
+            .where('id', 'in', [inRange.delivery_id, before.delivery_id, succeeded.delivery_id])
+            .execute()
+        ).every((d) => d.status === 'succeeded'),
+      )
+      .toBe(true);
+    // Retries exhausted (the schedule takes days): written as the dispatcher leaves them.
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed' })
+      .where('id', 'in', [inRange.delivery_id, before.delivery_id])
+      .execute();
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ created_at: Date.parse('2020-01-01T12:00:00Z') })
+      .where('id', '=', before.delivery_id)
+      .execute();
+    const statuses = async () =>
+      Object.fromEntries(
+        (
+          await db
+            .selectFrom('webhook_deliveries')
+            .select(['id', 'status'])
+            .where('id', 'in', [inRange.delivery_id, before.delivery_id, succeeded.delivery_id])
+            .execute()
+        ).map((d) => [d.id, d.status]),
+      );
+    const snapshot = await statuses();
+    const today = new Date().toISOString().slice(0, 10);
+    const path = `${base}/webhook-deliveries/redeliver-failed`;
+
+    const bad = await owner.call(path, { body: { from: 'yesterday', to: today, all: true } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.json.errors).sort()).toEqual(['all', 'from']);
+    const backwards = await owner.call(path, { body: { from: today, to: '2020-01-01' } });
+    expect(backwards.status).toBe(422);
+    expect(Object.keys(backwards.json.errors)).toEqual(['to']);
+    expect((await owner.call(path, { body: '{' })).status).toBe(400);
+    expect((await viewer.call(path, { body: { from: today, to: today } })).status).toBe(403);
+    const other = await createMerchant(db, t.service.deps.clock, { name: 'Redeliver', mode: 'test' });
+    expect(
+      (
+        await owner.call(`/merchants/${other.merchant_id}/webhook-deliveries/redeliver-failed`, {
+          body: { from: today, to: today },
+        })
+      ).status,
+    ).toBe(404);
+    expect(await statuses()).toEqual(snapshot);
+
+    const n = receiver.received.length;
+    const r = await owner.call(path, { body: { from: today, to: today } });
+    expect(r.status).toBe(202);
+    expect(r.json.data).toEqual({ redelivered: 1 });
+    await receiver.waitFor((all) => all.slice(n).some((w) => w.headers['x-service-delivery'] === inRange.delivery_id));
+    await expect.poll(async () => (await statuses())[inRange.delivery_id]).toBe('succeeded');
+    expect((await statuses())[before.delivery_id]).toBe('failed');
+    expect(receiver.received.slice(n).some((w) => w.headers['x-service-delivery'] === before.delivery_id)).toBe(false);
+  });
+});

@@ -23,6 +23,7 @@ import { registerPreviewXpub } from './routes/preview-xpub.js';
 import { registerReadSession } from './routes/read-session.js';
 import { registerReadSettings } from './routes/read-settings.js';
 import { registerRedeliver } from './routes/redeliver.js';
+import { registerRedeliverFailed } from './routes/redeliver-failed.js';
 import { registerRefundPayment } from './routes/refund-payment.js';
 import { registerRotateKey } from './routes/rotate-key.js';
 import { registerRotateWebhookSecret } from './routes/rotate-webhook-secret.js';
@@ -78,6 +79,7 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   registerSendTestEvent(app, x);
   registerGetDelivery(app, x);
   registerRedeliver(app, x);
+  registerRedeliverFailed(app, x);
   registerListKeys(app, x);
   registerCreateKey(app, x);
   registerRotateKey(app, x);

@@ -213,11 +213,60 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
           />
         ) : null}
       </section>
+      {owner ? <RedeliverFailed merchantId={merchantId} onDone={(text) => act(async () => {}, text)} /> : null}
       {status && !['pending', 'succeeded', 'failed'].includes(status) ? (
         <button type="button" onClick={() => navigate(pagePath(merchantId, 'webhooks'))}>
           Show all
         </button>
       ) : null}
     </>
+  );
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Owners: every failed delivery created in a range of days goes again (the day an endpoint was down). */
+function RedeliverFailed({ merchantId, onDone }: { merchantId: string; onDone: (text: string) => void }) {
+  const errors = useSignal<Record<string, string[]>>({});
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    errors.value = {};
+    try {
+      const r = await api<{ redelivered: number }>(m(merchantId, '/webhook-deliveries/redeliver-failed'), {
+        body: { from: String(form.get('from') ?? ''), to: String(form.get('to') ?? '') },
+      });
+      onDone(`${r.redelivered} failed deliver${r.redelivered === 1 ? 'y' : 'ies'} queued again`);
+    } catch (x) {
+      errors.value =
+        x instanceof ApiError ? { ...x.fields, ...(x.fields.from || x.fields.to ? {} : { to: [x.message] }) } : {};
+    }
+  };
+  return (
+    <section aria-labelledby="redeliver-h">
+      <h2 id="redeliver-h">Redeliver failed deliveries</h2>
+      <form class="filters" onSubmit={submit} aria-label="Redeliver failed deliveries">
+        <label>
+          From
+          <input
+            name="from"
+            type="date"
+            required
+            defaultValue={isoDay(Date.now() - 7 * 86_400_000)}
+            aria-describedby="rf-from-err"
+          />
+          <FieldError id="rf-from-err" messages={errors.value.from} />
+        </label>
+        <label>
+          To
+          <input name="to" type="date" required defaultValue={isoDay(Date.now())} aria-describedby="rf-to-err" />
+          <FieldError id="rf-to-err" messages={errors.value.to} />
+        </label>
+        <div class="actions">
+          <button type="submit">Redeliver all failed</button>
+        </div>
+      </form>
+      <p class="hint">UTC days, the end day included. Each goes with its own delivery id and a fresh signature.</p>
+    </section>
   );
 }
