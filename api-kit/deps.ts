@@ -1,6 +1,7 @@
 import type { ChainWatchers } from '../core/chains/watchers.js';
 import type { CoreDeps } from '../core/deps.js';
 import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
+import type { WebhookDispatcher } from '../core/webhooks/dispatcher.js';
 import type { ClientAddress } from './client-address.js';
 
 /** What the HTTP APIs need beyond the core: limits, and the running service's watchers and webhook dispatcher. */
@@ -13,8 +14,11 @@ export interface ApiDeps extends CoreDeps {
   clientAddress: ClientAddress;
   /** Sandbox routes catch their chain up before answering, so the answer shows the new state. */
   watchers: Pick<ChainWatchers, 'sync'>;
-  /** Wakes the dispatcher when deliveries were queued outside a payment change (redelivery, test event, re-enable). */
-  webhooks: { wake(): void };
+  /**
+   * Wakes the dispatcher when deliveries were queued outside a payment change (redelivery, test event, re-enable);
+   * tells followers (the dashboard's event stream) which deliveries just had an attempt recorded.
+   */
+  webhooks: Pick<WebhookDispatcher, 'wake' | 'onRecorded'>;
   /** The forwarder sweeper of each EVM network with a factory (its status, what a wallet sweep sends). */
   sweepers: readonly ForwarderSweeper[];
 }

@@ -58,10 +58,14 @@ export function paymentQr(catalog: Catalog, p: Payment) {
 }
 
 /** `hosted_payment_url` carries a signed token (api-kit/page-token.ts): the payment id alone must not open the page. */
-function urls(p: Payment, publicUrl: string, pageSecret?: string) {
+export function hostedPaymentUrl(p: Pick<Payment, 'id'>, publicUrl: string, pageSecret?: string): string {
   const token = pageSecret === undefined ? '' : `?t=${pageToken(p.id, pageSecret)}`;
+  return `${publicUrl}/pay/${p.id}${token}`;
+}
+
+function urls(p: Payment, publicUrl: string, pageSecret?: string) {
   return {
-    hosted_payment_url: `${publicUrl}/pay/${p.id}${token}`,
+    hosted_payment_url: hostedPaymentUrl(p, publicUrl, pageSecret),
     status_url: `${publicUrl}/api/v1/payments/${p.id}`,
   };
 }

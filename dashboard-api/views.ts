@@ -5,6 +5,8 @@ import type { ForwarderRow } from '../core/forwarders/store.js';
 import { fromUnits } from '../core/money/decimal.js';
 import { confirmations, type Deposit } from '../core/payments/deposits.js';
 import { actuallyPaidText, type Payment, payAmountText } from '../core/payments/payment.js';
+import type { Attempt, Delivery } from '../core/webhooks/deliveries.js';
+import { deliveryView } from '../core/webhooks/delivery-view.js';
 
 /*
  * What the dashboard shows. Amounts are exact decimal strings (as in the drop-in): the page displays them as they
@@ -129,4 +131,22 @@ export function forwarderView(
     sweep_error: f.sweep_error,
     next_sweep_at: isoOrNull(f.next_sweep_at),
   };
+}
+
+/**
+ * A webhook delivery as the dashboard shows it: the merchant API's view, plus the payment status the event carries
+ * (read from the payload, which is what was signed and sent: a redelivery sends the same bytes with a fresh
+ * signature) and the payload itself, so a merchant can compare it with what their receiver logged.
+ */
+export function dashDeliveryView(d: Delivery, attempts: Attempt[]) {
+  return { ...deliveryView(d, attempts), payment_status: paymentStatusOf(d.payload), payload: d.payload };
+}
+
+function paymentStatusOf(payload: string): string | null {
+  try {
+    const status: unknown = (JSON.parse(payload) as { payment?: { payment_status?: unknown } }).payment?.payment_status;
+    return typeof status === 'string' ? status : null;
+  } catch {
+    return null;
+  }
 }

@@ -3,8 +3,10 @@ import { sessionLost } from './api.js';
 import { Layout } from './layout.js';
 import { BalancesPage } from './pages/balances.js';
 import { KeysPage } from './pages/keys.js';
+import { OverviewPage } from './pages/overview.js';
 import { PaymentPage } from './pages/payment.js';
 import { PaymentsPage } from './pages/payments.js';
+import { SellPage } from './pages/sell.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -20,6 +22,10 @@ loadMe();
 /** The page of a merchant route, for a member of that merchant. */
 function merchantPage(route: Exclude<Route, { name: 'home' | 'set-password' | 'not-found' }>) {
   switch (route.name) {
+    case 'overview':
+      return <OverviewPage merchantId={route.merchantId} />;
+    case 'sell':
+      return <SellPage merchantId={route.merchantId} />;
     case 'payments':
       return <PaymentsPage merchantId={route.merchantId} />;
     case 'payment':
@@ -50,14 +56,14 @@ function NotFound() {
 
 /**
  * The dashboard: signed out, every URL shows the sign-in form and, once signed in, the page it names; signed in,
- * `/dashboard/` goes to the first merchant's payments.
+ * `/dashboard/` goes to the first merchant's overview.
  */
 export function App() {
   const route = routeOf(location.value.path);
   const who = me.value;
   const first = who?.merchants[0];
   useEffect(() => {
-    if (route.name === 'home' && first) navigate(pagePath(first.merchant_id, 'payments'), true);
+    if (route.name === 'home' && first) navigate(pagePath(first.merchant_id, 'overview'), true);
   }, [route.name, first?.merchant_id]);
 
   if (route.name === 'set-password') return <SetPasswordPage />;

@@ -6,6 +6,8 @@ import { me, membership, signOut } from './session.js';
 import { Link } from './ui/link.js';
 
 const NAV = [
+  ['overview', 'Overview'],
+  ['sell', 'Payment links'],
   ['payments', 'Payments'],
   ['balances', 'Balances'],
   ['sweeps', 'Sweeps'],

@@ -31,11 +31,14 @@ export const pagePath = (merchantId: string, page: string) => `/dashboard/m/${en
 export type Route =
   | { name: 'home' }
   | { name: 'set-password' }
-  | { name: 'payments' | 'balances' | 'sweeps' | 'webhooks' | 'keys' | 'settings' | 'try'; merchantId: string }
+  | {
+      name: 'overview' | 'sell' | 'payments' | 'balances' | 'sweeps' | 'webhooks' | 'keys' | 'settings' | 'try';
+      merchantId: string;
+    }
   | { name: 'payment'; merchantId: string; paymentId: string }
   | { name: 'not-found' };
 
-const PAGES = new Set(['payments', 'balances', 'sweeps', 'webhooks', 'keys', 'settings', 'try']);
+const PAGES = new Set(['overview', 'sell', 'payments', 'balances', 'sweeps', 'webhooks', 'keys', 'settings', 'try']);
 
 /** What a path shows. */
 export function routeOf(path: string): Route {

@@ -36,6 +36,10 @@ export interface Delivery {
   test: boolean;
   payment_id: string | null;
   sequence: number | null;
+  /** The payment status the event carries. */
+  payment_status: string | null;
+  /** The JSON body as signed and sent. */
+  payload: string;
   status: 'pending' | 'succeeded' | 'failed';
   attempt_count: number;
   next_attempt_at: string | null;

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { getAddress, isAddress } from 'viem';
-import { newestFirstPage } from '../store/cursor.js';
+import { usdToCents } from '../money/decimal.js';
+import { keysetPage } from '../store/cursor.js';
 import { isPostgres } from '../store/dialect.js';
 import type { Database } from '../store/schema.js';
 import type { Payment } from './payment.js';
@@ -108,19 +109,38 @@ export async function paymentsAt(
   return out;
 }
 
+/**
+ * A payment's price in cents, in SQL with integers only: the price is exact USD text with at most two decimals
+ * ("20", "20.5", "20.05"), so no float ever orders or sums it.
+ */
+export function priceCentsSql(db: Db) {
+  const price = sql.ref('price_amount');
+  const dot = isPostgres(db) ? sql`strpos(${price}, '.')` : sql`instr(${price}, '.')`;
+  return sql<string>`(case when ${dot} = 0 then cast(${price} as bigint) * 100 else cast(substr(${price}, 1, ${dot} - 1) as bigint) * 100 + cast(substr(substr(${price}, ${dot} + 1) || '00', 1, 2) as bigint) end)`;
+}
+
+/** Orders of the payment list: by creation or by price, each either way. */
+export const paymentSorts = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
+export type PaymentSort = (typeof paymentSorts)[number];
+
 export interface ListFilter {
   status?: string | undefined;
   /** Asset code (pay_currency). */
   asset?: string | undefined;
   createdFrom?: number | undefined;
   createdTo?: number | undefined;
-  /** Exact payment id, order id, pay address or deposit txid (searchPaymentIds). */
+  /** Payment id or its displayed start, order id, e-mail, pay address or deposit txid (searchPaymentIds). */
   search?: string | undefined;
+  /** @default 'newest' */
+  sort?: PaymentSort | undefined;
   limit: number;
   cursor?: string | undefined;
 }
 
-/** A merchant's payments, newest first, in keyset pages (core/store/cursor.ts). */
+/**
+ * A merchant's payments, newest first or in another order (`sort`), in keyset pages (core/store/cursor.ts). By
+ * price, the order is that of the USD price in cents (every price is USD), ties newest id first.
+ */
 export async function listPayments(
   db: Db,
   merchantId: string,
@@ -136,7 +156,16 @@ export async function listPayments(
     if (ids.length === 0) return { payments: [], nextCursor: null };
     q = q.where('id', 'in', ids);
   }
-  const { rows, nextCursor } = await newestFirstPage(q, f.cursor, f.limit);
+  const sort = f.sort ?? 'newest';
+  const byAmount = sort === 'amount_desc' || sort === 'amount_asc';
+  const { rows, nextCursor } = await keysetPage(
+    q,
+    byAmount
+      ? { key: priceCentsSql(db), keyOf: (p) => Number(usdToCents(p.price_amount)), descending: sort === 'amount_desc' }
+      : { key: sql`created_at`, keyOf: (p) => p.created_at, descending: sort === 'newest' },
+    f.cursor,
+    f.limit,
+  );
   return { payments: rows, nextCursor };
 }
 
@@ -144,29 +173,33 @@ export async function listPayments(
 const MAX_SEARCH_MATCHES = 500;
 
 /**
- * Ids of a merchant's payments that `text` names exactly: as payment id, order id, pay address or the txid of one
- * of its deposits. Each is an indexed lookup (payments_merchant_order, payments_merchant_address, deposits_txid:
- * migration 0009), so a search costs the same at 100 payments as at 100,000. EVM addresses and hex txids match
- * whatever their letter case (addresses are stored EIP-55, txids lower case).
+ * A payment id as the dashboard shows it: its start (`pay_x5ar`), or its start and end around an ellipsis
+ * (`pay_x5ar…rqkqn69z`, as format.ts `short` prints it, or with three dots as typed). Ids are lower-case Crockford
+ * base32 (core/ids.ts), so a typed upper-case prefix still matches.
+ */
+export function displayedIdParts(text: string): { prefix: string; suffix: string } | null {
+  const m = /^([a-z]{2,5}_[0-9a-z]{2,})(?:(?:…|\.\.\.)([0-9a-z]*))?$/.exec(text.toLowerCase());
+  return m?.[1] ? { prefix: m[1], suffix: m[2] ?? '' } : null;
+}
+
+/**
+ * Ids of a merchant's payments that `text` names: a payment id or the start of one as displayed
+ * (displayedIdParts), an order id, a customer e-mail (any letter case), a pay address or the txid of one of its
+ * deposits. Each is an indexed lookup (payments_merchant_order, payments_merchant_address, deposits_txid: migration
+ * 0009; payments_merchant_email and, on PostgreSQL, payments_id_bytes: migration 0013), so a search costs the same
+ * at 100 payments as at 100,000. EVM addresses and hex txids match whatever their letter case (addresses are stored
+ * EIP-55, txids lower case).
  */
 export async function searchPaymentIds(db: Db, merchantId: string, text: string): Promise<string[]> {
   const s = text.trim();
   if (s === '') return [];
   const addresses = isAddress(s, { strict: false }) ? [...new Set([s, getAddress(s)])] : [s];
   const txids = /^(0x)?[0-9a-fA-F]{64}$/.test(s) ? [...new Set([s, s.toLowerCase()])] : [s];
-  const rows = await db
-    .selectFrom('payments')
-    .select('id')
-    .where('merchant_id', '=', merchantId)
+  const mine = () => db.selectFrom('payments').select('id').where('merchant_id', '=', merchantId);
+  let q = mine()
     .where('id', '=', s)
-    .union(db.selectFrom('payments').select('id').where('merchant_id', '=', merchantId).where('order_id', '=', s))
-    .union(
-      db
-        .selectFrom('payments')
-        .select('id')
-        .where('merchant_id', '=', merchantId)
-        .where('pay_address', 'in', addresses),
-    )
+    .union(mine().where('order_id', '=', s))
+    .union(mine().where('pay_address', 'in', addresses))
     .union(
       db
         .selectFrom('deposits')
@@ -174,8 +207,20 @@ export async function searchPaymentIds(db: Db, merchantId: string, text: string)
         .select('payments.id')
         .where('deposits.txid', 'in', txids)
         .where('payments.merchant_id', '=', merchantId),
-    )
-    .limit(MAX_SEARCH_MATCHES)
-    .execute();
+    );
+  if (s.includes('@')) q = q.union(mine().where(sql<string>`lower(customer_email)`, '=', s.toLowerCase()));
+  const shown = displayedIdParts(s);
+  if (shown) {
+    // A range over the ids in byte order: LIKE would read `_` as a wildcard and, on PostgreSQL, use no index
+    // under a language collation; "C" compares bytes, as SQLite's BINARY does.
+    const id = isPostgres(db) ? sql<string>`id collate "C"` : sql<string>`id`;
+    q = q.union(
+      mine()
+        .where(id, '>=', shown.prefix)
+        .where(id, '<', `${shown.prefix}~`)
+        .where(sql<string>`substr(id, length(id) - ${sql.lit(shown.suffix.length)} + 1)`, '=', shown.suffix),
+    );
+  }
+  const rows = await q.limit(MAX_SEARCH_MATCHES).execute();
   return rows.map((r) => r.id);
 }

@@ -131,6 +131,27 @@ export async function redeliver(
   return getDelivery(db, merchantId, id);
 }
 
+/**
+ * Sends again every failed delivery of the merchant created in [from, to), each on a fresh schedule starting now
+ * (as redeliver, same delivery ids). Returns how many were queued.
+ */
+export async function redeliverFailed(
+  db: Kysely<Database>,
+  merchantId: string,
+  range: { from: number; to: number },
+  now: number,
+): Promise<number> {
+  const res = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now, schedule_step: 0, updated_at: now })
+    .where('merchant_id', '=', merchantId)
+    .where('status', '=', 'failed')
+    .where('created_at', '>=', range.from)
+    .where('created_at', '<', range.to)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
 /** Re-enables an endpoint disabled by a 410; its held deliveries go out at once. */
 export async function enableEndpoint(db: Kysely<Database>, merchantId: string, now: number): Promise<boolean> {
   const res = await db

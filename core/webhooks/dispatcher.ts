@@ -51,6 +51,9 @@ export interface DispatcherDeps {
   onOutcome?: (kind: Outcome['kind']) => void;
 }
 
+/** Deliveries whose attempts were just recorded: what a live view of them needs to read them again. */
+export type RecordedListener = (recorded: readonly { merchantId: string; deliveryId: string }[]) => void;
+
 /** Per endpoint: requests in flight, and leased rows waiting for a slot (at most one more round of them). */
 type Lane = { inFlight: number; queue: { d: Claimed; ep: Endpoint }[] };
 
@@ -78,6 +81,7 @@ export class WebhookDispatcher {
   private flushing: Promise<void> | null = null;
   private readonly idleWaiters: (() => void)[] = [];
   private unsubscribe: (() => void) | undefined;
+  private readonly recordedListeners = new Set<RecordedListener>();
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -318,6 +322,27 @@ export class WebhookDispatcher {
     if (!left || left.queue.length <= this.o.perEndpoint / 2) this.wake();
   }
 
+  /**
+   * Follows attempts as they are recorded in this process (the dashboard's live delivery views); returns the
+   * function that stops. Other processes' attempts are not told here: a view catches them on its next read.
+   */
+  onRecorded(listener: RecordedListener): () => void {
+    this.recordedListeners.add(listener);
+    return () => this.recordedListeners.delete(listener);
+  }
+
+  private tellRecorded(batch: readonly AttemptRecord[]): void {
+    if (this.recordedListeners.size === 0) return;
+    const recorded = batch.map((r) => ({ merchantId: r.delivery.merchant_id, deliveryId: r.delivery.id }));
+    for (const l of this.recordedListeners) {
+      try {
+        l(recorded);
+      } catch (e) {
+        this.deps.logger.error('a follower of webhook attempts failed', { error: toError(e).message });
+      }
+    }
+  }
+
   private outcomeOf(d: Claimed, r: PostResult): Outcome {
     const code = r.statusCode;
     if (code !== null && code >= 200 && code < 300) return { kind: 'succeeded', statusCode: code };
@@ -339,6 +364,7 @@ export class WebhookDispatcher {
         const batch = this.buffer.splice(0, 500);
         try {
           await recordAttempts(this.deps.db, this.owner, this.deps.clock.now(), batch);
+          this.tellRecorded(batch);
         } catch (e) {
           // The leases run out and the rows are retried: at-least-once, never lost.
           this.deps.logger.error('recording webhook attempts failed', {

@@ -4,13 +4,11 @@ import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
 import { listPayments } from '../../core/payments/store.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { rangeBoundSchema } from '../params.js';
 import { paymentRowView } from '../views.js';
+import { filterOf, paymentFilterShape } from './list-payments.js';
 
-export const exportQuerySchema = z.strictObject({
-  from: rangeBoundSchema(false),
-  to: rangeBoundSchema(true),
-});
+/** The payment list's filters and order (list-payments.ts): the export is the filtered list, every page of it. */
+export const exportQuerySchema = z.strictObject(paymentFilterShape);
 
 const COLUMNS = [
   'payment_id',
@@ -41,8 +39,9 @@ export function csvField(v: string | number | null): string {
 }
 
 /**
- * GET /merchants/{id}/exports/payments.csv?from=&to=: the merchant's payments created in the range, newest first,
- * exact amounts as text, streamed page by page (a large range never sits in memory whole).
+ * GET /merchants/{id}/exports/payments.csv?from=&to=&status=&asset=&q=&sort=: the merchant's payments the list shows
+ * with the same filters, in its order, exact amounts as text, streamed page by page (a large range never sits in
+ * memory whole).
  */
 export function registerExportPayments(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/exports/payments.csv', (c) => {
@@ -52,19 +51,14 @@ export function registerExportPayments(app: Hono<DashEnv>, x: DashCtx): void {
     c.header('content-type', 'text/csv; charset=utf-8');
     c.header(
       'content-disposition',
-      `attachment; filename="payments-${merchant.id}-${day(q.from)}-${day(q.to - 1)}.csv"`,
+      `attachment; filename="payments-${merchant.id}-${q.from === undefined ? 'start' : day(q.from)}-${q.to === undefined ? day(x.deps.clock.now()) : day(q.to - 1)}.csv"`,
     );
     c.header('cache-control', 'no-store');
     return stream(c, async (s) => {
       await s.write(`${COLUMNS.join(',')}\r\n`);
       let cursor: string | undefined;
       do {
-        const page = await listPayments(x.deps.db, merchant.id, {
-          createdFrom: q.from,
-          createdTo: q.to,
-          limit: 500,
-          cursor,
-        });
+        const page = await listPayments(x.deps.db, merchant.id, { ...filterOf(q), limit: 500, cursor });
         const lines = page.payments.map((p) => {
           const row = paymentRowView(p);
           return COLUMNS.map((k) => csvField(row[k])).join(',');

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
+import { hostedPaymentUrl } from '../../api-kit/payment-views.js';
 import { chainKey } from '../../core/chains/types.js';
 import { notFound } from '../../core/errors.js';
 import { forwarderOf } from '../../core/forwarders/store.js';
@@ -8,9 +9,8 @@ import { depositsOf } from '../../core/payments/deposits.js';
 import { paymentEventsOf } from '../../core/payments/events.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
 import { listDeliveries } from '../../core/webhooks/deliveries.js';
-import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { DashCtx, DashEnv } from '../context.js';
-import { depositViews, forwarderView, paymentDetailView, timelineView } from '../views.js';
+import { dashDeliveryView, depositViews, forwarderView, paymentDetailView, timelineView } from '../views.js';
 
 /**
  * GET /merchants/{id}/payments/{payment_id}: the payment, its timeline (every status change with its sequence and
@@ -30,9 +30,10 @@ export function registerGetPayment(app: Hono<DashEnv>, x: DashCtx): void {
     ]);
     return ok(c, {
       payment: paymentDetailView(p),
+      hosted_payment_url: hostedPaymentUrl(p, x.deps.settings.publicUrl, x.deps.settings.pageSecret),
       timeline: timelineView(p, events),
       deposits: await depositViews(x.deps, p, deposits),
-      deliveries: deliveries.deliveries.map((d) => deliveryView(d, d.attempt_log)),
+      deliveries: deliveries.deliveries.map((d) => dashDeliveryView(d, d.attempt_log)),
       forwarder: forwarder
         ? forwarderView(forwarder, deposits, x.deps.chains.get(chainKey(p.mode, p.network))?.explorerUrl)
         : null,

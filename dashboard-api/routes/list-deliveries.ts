@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { deliveryStatuses, listDeliveries } from '../../core/webhooks/deliveries.js';
-import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { DashCtx, DashEnv } from '../context.js';
+import { dashDeliveryView } from '../views.js';
 
 export const listDeliveriesQuerySchema = z.strictObject({
   status: z.enum(deliveryStatuses).optional(),
@@ -22,7 +22,7 @@ export function registerListDeliveries(app: Hono<DashEnv>, x: DashCtx): void {
       cursor: q.cursor,
     });
     return ok(c, {
-      deliveries: page.deliveries.map((d) => deliveryView(d, d.attempt_log)),
+      deliveries: page.deliveries.map((d) => dashDeliveryView(d, d.attempt_log)),
       next_cursor: page.nextCursor,
     });
   });

@@ -1,7 +1,6 @@
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { StreamSlots } from '../../api-kit/stream-slots.js';
-import type { PaymentChange } from '../../core/payments/changes.js';
 import { roleIn } from '../../core/users/memberships.js';
 import { findLiveSession } from '../../core/users/sessions.js';
 import type { DashCtx, DashEnv } from '../context.js';
@@ -14,9 +13,12 @@ const KEEPALIVE_MS = 15_000;
 
 /**
  * GET /merchants/{id}/events: Server-Sent Events of this merchant's payments as they are created and change
- * (`event: payment`, data `{change, payment}`), from the service's payment-change bus. The session and membership
- * are read again before each batch of events is sent (a signed-out, deactivated or removed user gets no further
- * payment, however busy the merchant) and at each quiet keep-alive (so such a stream ends within 15 s anyway).
+ * (`event: payment`, data `{change, payment}`), from the service's payment-change bus; and of its webhook
+ * deliveries as each attempt is recorded (`event: delivery`, data `{delivery_id}`: a page showing that delivery
+ * reads it again, so "pending, next attempt ..." turns into the attempt's outcome without a reload). The session
+ * and membership are read again before each batch of events is sent (a signed-out, deactivated or removed user
+ * gets no further event, however busy the merchant) and at each quiet keep-alive (so such a stream ends within
+ * 15 s anyway).
  */
 export function registerPaymentEvents(app: Hono<DashEnv>, x: DashCtx): void {
   const slots = new StreamSlots();
@@ -31,12 +33,22 @@ export function registerPaymentEvents(app: Hono<DashEnv>, x: DashCtx): void {
       'reload the page',
     );
     return streamSSE(c, async (stream) => {
-      const queue: PaymentChange[] = [];
+      const queue: { event: 'payment' | 'delivery'; data: string }[] = [];
       let wake = () => {};
       const unsubscribe = x.deps.changes.subscribe((changes) => {
         const mine = changes.filter((ch) => ch.payment.merchant_id === merchantId);
         if (mine.length === 0) return;
-        queue.push(...mine);
+        for (const ch of mine)
+          queue.push({
+            event: 'payment',
+            data: JSON.stringify({ change: ch.kind, payment: paymentRowView(ch.payment) }),
+          });
+        wake();
+      });
+      const unfollowDeliveries = x.deps.webhooks.onRecorded((recorded) => {
+        const mine = [...new Set(recorded.filter((r) => r.merchantId === merchantId).map((r) => r.deliveryId))];
+        if (mine.length === 0) return;
+        for (const id of mine) queue.push({ event: 'delivery', data: JSON.stringify({ delivery_id: id }) });
         wake();
       });
       stream.onAbort(() => wake());
@@ -48,12 +60,7 @@ export function registerPaymentEvents(app: Hono<DashEnv>, x: DashCtx): void {
         await stream.write(': connected\n\n');
         while (!stream.aborted && !stream.closed) {
           if (queue.length > 0 && !(await stillAllowed())) break;
-          for (const ch of queue.splice(0)) {
-            await stream.writeSSE({
-              event: 'payment',
-              data: JSON.stringify({ change: ch.kind, payment: paymentRowView(ch.payment) }),
-            });
-          }
+          for (const message of queue.splice(0)) await stream.writeSSE(message);
           const woken = await new Promise<boolean>((resolve) => {
             const t = setTimeout(() => resolve(false), KEEPALIVE_MS);
             wake = () => {
@@ -67,6 +74,7 @@ export function registerPaymentEvents(app: Hono<DashEnv>, x: DashCtx): void {
         }
       } finally {
         unsubscribe();
+        unfollowDeliveries();
         release();
       }
     });

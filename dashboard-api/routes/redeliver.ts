@@ -3,8 +3,8 @@ import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { notFound } from '../../core/errors.js';
 import { attemptsOf, redeliver } from '../../core/webhooks/deliveries.js';
-import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import type { DashCtx, DashEnv } from '../context.js';
+import { dashDeliveryView } from '../views.js';
 
 /** POST /merchants/{id}/webhook-deliveries/{delivery_id}/redeliver (owner): same delivery id, fresh signature, now. */
 export function registerRedeliver(app: Hono<DashEnv>, x: DashCtx): void {
@@ -13,6 +13,6 @@ export function registerRedeliver(app: Hono<DashEnv>, x: DashCtx): void {
     const d = await redeliver(x.deps.db, c.get('merchant').id, id, x.deps.clock.now());
     if (!d) throw notFound('Webhook delivery');
     x.deps.webhooks.wake();
-    return ok(c, deliveryView(d, await attemptsOf(x.deps.db, d.id)), 'Redelivery queued', 202);
+    return ok(c, dashDeliveryView(d, await attemptsOf(x.deps.db, d.id)), 'Redelivery queued', 202);
   });
 }

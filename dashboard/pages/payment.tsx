@@ -3,13 +3,15 @@ import { useEffect } from 'preact/hooks';
 import { networkName } from '../../widget/asset-label.js';
 import { ApiError, api, m } from '../api.js';
 import { money, when } from '../format.js';
-import { onPayment } from '../live.js';
+import { onDelivery, onPayment } from '../live.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
 import type { Delivery, PaymentRow } from '../types.js';
 import { ConfirmButton } from '../ui/confirm.js';
+import { CopyButton } from '../ui/copy.js';
 import { DataTable } from '../ui/data-table.js';
 import { DeliveryList } from '../ui/deliveries.js';
+import { HostedUrl } from '../ui/hosted-url.js';
 import { Link } from '../ui/link.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
@@ -40,6 +42,7 @@ interface Detail {
   }[];
   deliveries: Delivery[];
   forwarder: Forwarder | null;
+  hosted_payment_url: string;
 }
 interface Forwarder {
   address: string;
@@ -136,13 +139,19 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
   );
   const notice = useSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const owner = membership(merchantId)?.role === 'owner';
-  useEffect(
-    () =>
-      onPayment(({ payment }) => {
-        if (payment.payment_id === paymentId) detail.reload();
-      }),
-    [paymentId],
-  );
+  useEffect(() => {
+    const stopPayments = onPayment(({ payment }) => {
+      if (payment.payment_id === paymentId) detail.reload();
+    });
+    // An attempt of one of its deliveries was recorded: "pending, next attempt ..." becomes its outcome.
+    const stopDeliveries = onDelivery((id) => {
+      if (detail.data.value?.deliveries.some((x) => x.delivery_id === id)) detail.reload();
+    });
+    return () => {
+      stopPayments();
+      stopDeliveries();
+    };
+  }, [paymentId]);
   const act = async (work: () => Promise<unknown>, done: string) => {
     try {
       await work();
@@ -195,6 +204,14 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
             </div>
           ) : null}
           <Facts p={p} />
+          <p class="copy-row">
+            <CopyButton text={p.payment_id} label="Copy payment id" /> payment id
+            <CopyButton text={p.pay_address} label="Copy address" /> address
+          </p>
+          <section aria-labelledby="hosted-h">
+            <h2 id="hosted-h">Hosted payment page</h2>
+            <HostedUrl url={d.hosted_payment_url} />
+          </section>
           {d.forwarder ? (
             <section aria-labelledby="forwarder-h">
               <h2 id="forwarder-h">Forwarder</h2>
@@ -262,6 +279,7 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
           <section aria-labelledby="deliveries-h">
             <h2 id="deliveries-h">Webhook deliveries</h2>
             <DeliveryList
+              merchantId={merchantId}
               deliveries={d.deliveries}
               canRedeliver={owner}
               onRedeliver={(id) =>

@@ -6,6 +6,7 @@ import { money, short, when } from '../format.js';
 import { onPayment } from '../live.js';
 import { location, navigate, pagePath } from '../router.js';
 import type { PaymentRow } from '../types.js';
+import { CopyButton } from '../ui/copy.js';
 import { DataTable } from '../ui/data-table.js';
 import { Link } from '../ui/link.js';
 import { Notice } from '../ui/notice.js';
@@ -14,11 +15,27 @@ import { Status } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
 const STATUSES = ['waiting', 'confirming', 'partially_paid', 'finished', 'expired', 'failed', 'refunded'];
-const FILTERS = ['q', 'status', 'asset', 'from', 'to'] as const;
+const FILTERS = ['q', 'status', 'asset', 'from', 'to', 'sort'] as const;
+const SORTS = [
+  ['', 'Newest first'],
+  ['oldest', 'Oldest first'],
+  ['amount_desc', 'Largest amount first'],
+  ['amount_asc', 'Smallest amount first'],
+] as const;
 
 interface Page {
   payments: PaymentRow[];
   next_cursor: string | null;
+}
+
+/** The CSV of the list as filtered and sorted now (every page of it): a plain download, the cookie goes along. */
+function exportHref(merchantId: string, query: URLSearchParams): string {
+  const q = new URLSearchParams();
+  for (const k of FILTERS) {
+    const v = query.get(k);
+    if (v) q.set(k, v);
+  }
+  return `/dashboard/api${m(merchantId, '/exports/payments.csv')}${q.size ? `?${q}` : ''}`;
 }
 
 /** The filters of the list live in the URL, so a filtered view can be bookmarked and the back button undoes one. */
@@ -42,15 +59,17 @@ function FilterForm({ merchantId, query }: { merchantId: string; query: URLSearc
           name="q"
           type="search"
           defaultValue={query.get('q') ?? ''}
-          placeholder="Payment id, order id, address or txid"
+          placeholder="Payment id (or its start), order id, e-mail, address or txid"
         />
       </label>
       <label>
         Status
-        <select name="status" defaultValue={query.get('status') ?? ''}>
+        {/* `selected` on the option, not defaultValue on the select: Preact has no defaultValue for a select, so the
+            control showed "Any" over a filtered list. The form is keyed by the query, so this is its first render. */}
+        <select name="status">
           <option value="">Any</option>
           {STATUSES.map((s) => (
-            <option key={s} value={s}>
+            <option key={s} value={s} selected={query.get('status') === s}>
               {s.replace('_', ' ')}
             </option>
           ))}
@@ -58,10 +77,10 @@ function FilterForm({ merchantId, query }: { merchantId: string; query: URLSearc
       </label>
       <label>
         Asset
-        <select name="asset" defaultValue={query.get('asset') ?? ''}>
+        <select name="asset">
           <option value="">Any</option>
           {(assets.data.value ?? []).map((a) => (
-            <option key={a.code} value={a.code}>
+            <option key={a.code} value={a.code} selected={query.get('asset')?.toUpperCase() === a.code}>
               {assetLabel(a.code)}
             </option>
           ))}
@@ -75,11 +94,24 @@ function FilterForm({ merchantId, query }: { merchantId: string; query: URLSearc
         To
         <input name="to" type="date" defaultValue={query.get('to') ?? ''} />
       </label>
+      <label>
+        Sort
+        <select name="sort">
+          {SORTS.map(([v, label]) => (
+            <option key={v} value={v} selected={(query.get('sort') ?? '') === v}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
       <div class="actions">
         <button type="submit" class="primary">
           Filter
         </button>
         {FILTERS.some((k) => query.has(k)) ? <Link href={pagePath(merchantId, 'payments')}>Clear</Link> : null}
+        <a href={exportHref(merchantId, query)} download>
+          Export CSV
+        </a>
       </div>
     </form>
   );
@@ -153,17 +185,21 @@ export function PaymentsPage({ merchantId }: { merchantId: string }) {
               {page.payments.map((p) => (
                 <tr key={p.payment_id} data-payment={p.payment_id}>
                   <td>{when(p.created_at)}</td>
-                  <td>
+                  <td class="nowrap">
                     <Link href={`${pagePath(merchantId, 'payments')}/${p.payment_id}`} title={p.payment_id}>
                       {short(p.payment_id, 8)}
                     </Link>
+                    <CopyButton text={p.payment_id} label={`Copy payment id ${p.payment_id}`} />
                   </td>
                   <td>{p.order_id ?? ''}</td>
                   <td>
                     <Status status={p.payment_status} detail={p.status_detail} />
                   </td>
                   <td class="num">{money(p.price_amount, p.price_currency)}</td>
-                  <td class="num">{money(p.pay_amount, p.pay_currency)}</td>
+                  <td class="num">
+                    {money(p.pay_amount, p.pay_currency)}
+                    <CopyButton text={p.pay_address} label={`Copy address of ${p.payment_id}`} />
+                  </td>
                   <td class="num">{money(p.actually_paid, p.pay_currency)}</td>
                 </tr>
               ))}

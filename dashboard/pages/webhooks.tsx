@@ -1,5 +1,7 @@
 import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
 import { ApiError, api, m } from '../api.js';
+import { onDelivery, onPayment } from '../live.js';
 import { location, navigate, pagePath } from '../router.js';
 import { membership } from '../session.js';
 import type { Delivery } from '../types.js';
@@ -66,7 +68,26 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
     }
   };
 
-  /** Follows the test event's delivery until it has an attempt (or a minute passed). */
+  // Live: every recorded attempt of a delivery on screen reads it again (the test event's panel included, through
+  // every retry, not only its first attempt), and a payment change (which queues deliveries) refreshes the log.
+  useEffect(() => {
+    const stopDeliveries = onDelivery(async (id) => {
+      if (test.value?.delivery_id === id) {
+        try {
+          test.value = await api<Delivery>(m(merchantId, `/webhook-deliveries/${id}`));
+        } catch {
+          // The log below still shows it; the next event tries again.
+        }
+      }
+      if (test.value?.delivery_id === id || log.data.value?.deliveries.some((x) => x.delivery_id === id)) log.reload();
+    });
+    const stopPayments = onPayment(() => log.reload());
+    return () => {
+      stopDeliveries();
+      stopPayments();
+    };
+  }, [merchantId, status]);
+
   const sendTest = async () => {
     const d = await act(
       () => api<Delivery>(m(merchantId, '/webhook-deliveries/test'), { body: {} }),
@@ -74,15 +95,8 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
     );
     if (!d) return;
     test.value = d;
-    for (let i = 0; i < 60 && test.value?.delivery_id === d.delivery_id && test.value.attempts.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 1000));
-      try {
-        test.value = await api<Delivery>(m(merchantId, `/webhook-deliveries/${d.delivery_id}`));
-      } catch {
-        break;
-      }
-    }
-    log.reload();
+    // Its first attempt may have been recorded before this answer arrived, its event with it: read it once more.
+    test.value = await api<Delivery>(m(merchantId, `/webhook-deliveries/${d.delivery_id}`)).catch(() => d);
   };
 
   const ep = endpoint.data.value;
@@ -181,7 +195,12 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
           {test.value ? (
             <div class="test-delivery" aria-live="polite">
               <h3>Test event</h3>
-              <DeliveryList deliveries={[test.value]} canRedeliver={false} onRedeliver={() => {}} />
+              <DeliveryList
+                merchantId={merchantId}
+                deliveries={[test.value]}
+                canRedeliver={false}
+                onRedeliver={() => {}}
+              />
             </div>
           ) : null}
         </section>
@@ -202,6 +221,7 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
         {log.error.value ? <Notice kind="error">{log.error.value}</Notice> : null}
         {log.data.value ? (
           <DeliveryList
+            merchantId={merchantId}
             deliveries={log.data.value.deliveries}
             canRedeliver={owner}
             onRedeliver={(id) =>
@@ -210,11 +230,60 @@ export function WebhooksPage({ merchantId }: { merchantId: string }) {
           />
         ) : null}
       </section>
+      {owner ? <RedeliverFailed merchantId={merchantId} onDone={(text) => act(async () => {}, text)} /> : null}
       {status && !['pending', 'succeeded', 'failed'].includes(status) ? (
         <button type="button" onClick={() => navigate(pagePath(merchantId, 'webhooks'))}>
           Show all
         </button>
       ) : null}
     </>
+  );
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Owners: every failed delivery created in a range of days goes again (the day an endpoint was down). */
+function RedeliverFailed({ merchantId, onDone }: { merchantId: string; onDone: (text: string) => void }) {
+  const errors = useSignal<Record<string, string[]>>({});
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    errors.value = {};
+    try {
+      const r = await api<{ redelivered: number }>(m(merchantId, '/webhook-deliveries/redeliver-failed'), {
+        body: { from: String(form.get('from') ?? ''), to: String(form.get('to') ?? '') },
+      });
+      onDone(`${r.redelivered} failed deliver${r.redelivered === 1 ? 'y' : 'ies'} queued again`);
+    } catch (x) {
+      errors.value =
+        x instanceof ApiError ? { ...x.fields, ...(x.fields.from || x.fields.to ? {} : { to: [x.message] }) } : {};
+    }
+  };
+  return (
+    <section aria-labelledby="redeliver-h">
+      <h2 id="redeliver-h">Redeliver failed deliveries</h2>
+      <form class="filters" onSubmit={submit} aria-label="Redeliver failed deliveries">
+        <label>
+          From
+          <input
+            name="from"
+            type="date"
+            required
+            defaultValue={isoDay(Date.now() - 7 * 86_400_000)}
+            aria-describedby="rf-from-err"
+          />
+          <FieldError id="rf-from-err" messages={errors.value.from} />
+        </label>
+        <label>
+          To
+          <input name="to" type="date" required defaultValue={isoDay(Date.now())} aria-describedby="rf-to-err" />
+          <FieldError id="rf-to-err" messages={errors.value.to} />
+        </label>
+        <div class="actions">
+          <button type="submit">Redeliver all failed</button>
+        </div>
+      </form>
+      <p class="hint">UTC days, the end day included. Each goes with its own delivery id and a fresh signature.</p>
+    </section>
   );
 }

@@ -1,10 +1,16 @@
-import { when } from '../format.js';
+import { short, when } from '../format.js';
+import { pagePath } from '../router.js';
 import type { Delivery } from '../types.js';
 import { DataTable } from './data-table.js';
+import { Link } from './link.js';
 import { Status } from './status.js';
 
-/** Webhook deliveries, each with every attempt: status code, duration, and what the receiver answered. */
+/**
+ * Webhook deliveries, each with the payment it is about (a link), the status and sequence it carries, the payload
+ * as signed and sent, and every attempt: status code, duration, and what the receiver answered.
+ */
 export function DeliveryList(props: {
+  merchantId: string;
   deliveries: Delivery[];
   canRedeliver: boolean;
   onRedeliver: (id: string) => void;
@@ -16,10 +22,24 @@ export function DeliveryList(props: {
         <li key={d.delivery_id} data-delivery={d.delivery_id}>
           <div class="delivery-head">
             <span class="mono">{d.delivery_id}</span> <Status status={d.status} />{' '}
-            {d.test ? (
-              <span class="mark">test event</span>
-            ) : d.sequence !== null ? (
-              <span>sequence {d.sequence}</span>
+            {d.test ? <span class="mark">test event</span> : null}{' '}
+            {d.payment_id && !d.test ? (
+              <span data-field="delivery-payment">
+                payment{' '}
+                <Link
+                  class="mono"
+                  href={`${pagePath(props.merchantId, 'payments')}/${d.payment_id}`}
+                  title={d.payment_id}
+                >
+                  {short(d.payment_id, 8)}
+                </Link>
+              </span>
+            ) : null}{' '}
+            {d.payment_status ? (
+              <span data-field="delivery-carries">
+                carries <Status status={d.payment_status} />
+                {d.sequence !== null ? ` · sequence ${d.sequence}` : ''}
+              </span>
             ) : null}{' '}
             <span class="muted">{when(d.created_at)}</span>
             {d.next_attempt_at ? <span class="muted"> · next attempt {when(d.next_attempt_at)}</span> : null}
@@ -34,6 +54,11 @@ export function DeliveryList(props: {
               </button>
             ) : null}
           </div>
+          <details class="payload">
+            <summary>Payload as sent</summary>
+            {/* Exactly the bytes that were signed and sent, so they compare with what the receiver logged. */}
+            <pre data-field="payload">{d.payload}</pre>
+          </details>
           {d.attempts.length > 0 ? (
             <DataTable class="attempts" caption={`Attempts of ${d.delivery_id}`}>
               <thead>
@@ -54,7 +79,11 @@ export function DeliveryList(props: {
                     <td>{when(a.started_at)}</td>
                     <td data-field="status-code">{a.response_code ?? '—'}</td>
                     <td class="num">{a.duration_ms} ms</td>
-                    <td class="excerpt">{a.error ?? a.response_excerpt ?? ''}</td>
+                    <td class="excerpt">
+                      {/* The error says what went wrong ("HTTP 500"), the excerpt what the receiver said: both. */}
+                      {a.error ? <span data-field="error">{a.error}</span> : null}
+                      {a.response_excerpt ? <pre data-field="response-excerpt">{a.response_excerpt}</pre> : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>

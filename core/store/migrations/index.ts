@@ -11,6 +11,7 @@ import * as dashboard from './0009-dashboard.js';
 import * as retentionAndBalances from './0010-retention-and-balances.js';
 import * as chainXpubs from './0011-chain-xpubs.js';
 import * as forwarders from './0012-forwarders.js';
+import * as paymentSearch from './0013-payment-search.js';
 import * as accountsAudit from './0014-accounts-audit.js';
 
 /**
@@ -29,5 +30,6 @@ export const migrations: Record<string, Migration> = {
   '0010-retention-and-balances': retentionAndBalances,
   '0011-chain-xpubs': chainXpubs,
   '0012-forwarders': forwarders,
+  '0013-payment-search': paymentSearch,
   '0014-accounts-audit': accountsAudit,
 };

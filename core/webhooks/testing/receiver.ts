@@ -12,7 +12,14 @@ export interface Received {
   json: any;
 }
 
-export type Reply = { status: number; headers?: Record<string, string>; delayMs?: number; hang?: boolean };
+export type Reply = {
+  status: number;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  hang?: boolean;
+  /** The answer's body; by default `ok`, or `bad signature` when the signature did not check. */
+  body?: string;
+};
 
 export interface TestReceiver {
   url: string;
@@ -73,7 +80,7 @@ export async function startReceiver(secret: string, path = '/hook'): Promise<Tes
       const answer = req.url === path ? r.reply(rec) : { status: 404 };
       const send = () => {
         res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-        res.end(verified ? 'ok' : 'bad signature');
+        res.end(answer.body ?? (verified ? 'ok' : 'bad signature'));
       };
       if (answer.hang) {
         const release = () => res.destroy();

@@ -1,0 +1,46 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { readQuery } from '../../api-kit/body.js';
+import { ok } from '../../api-kit/envelope.js';
+import { iso } from '../../core/clock.js';
+import { fromUnits } from '../../core/money/decimal.js';
+import { centsText, merchantFigures, type PeriodFigures } from '../../core/payments/figures.js';
+import type { DashCtx, DashEnv } from '../context.js';
+
+/** No parameters: an unknown one is a 422, like every dashboard query. */
+export const overviewQuerySchema = z.strictObject({});
+
+/**
+ * GET /merchants/{id}/overview: the landing page's figures (core/payments/figures.ts): received per asset and sold
+ * in USD for today, 7 and 30 days (UTC days, today included), payments by status, and the daily volume of the last
+ * 30 days. Exact decimal strings.
+ */
+export function registerOverview(app: Hono<DashEnv>, x: DashCtx): void {
+  app.get('/merchants/:merchant_id/overview', async (c) => {
+    readQuery(c, overviewQuerySchema);
+    const f = await merchantFigures(x.deps.db, c.get('merchant').id, x.deps.clock.now());
+    const period = (name: string, p: PeriodFigures) => ({
+      period: name,
+      from: iso(p.from),
+      received: [...p.received]
+        .filter(([, units]) => units > 0n)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([asset, units]) => ({
+          asset,
+          amount: fromUnits(units, x.deps.catalog.get(asset)?.decimals ?? 0),
+        })),
+      sold_usd: centsText(p.soldCents),
+      payments: p.payments,
+      by_status: p.byStatus,
+    });
+    return ok(c, {
+      periods: [period('today', f.periods.today), period('7d', f.periods.days7), period('30d', f.periods.days30)],
+      daily: f.daily.map((d) => ({
+        day: iso(d.day).slice(0, 10),
+        sold_usd: centsText(d.soldCents),
+        received_payments: d.received,
+        payments: d.payments,
+      })),
+    });
+  });
+}

@@ -1,0 +1,118 @@
+import { useSignal } from '@preact/signals';
+import { ApiError, api, m } from '../api.js';
+import { pagePath } from '../router.js';
+import { membership } from '../session.js';
+import type { PaymentRow } from '../types.js';
+import { HostedUrl } from '../ui/hosted-url.js';
+import { Link } from '../ui/link.js';
+import { FieldError, Notice } from '../ui/notice.js';
+import { PageTitle } from '../ui/page.js';
+import { useLoad } from '../ui/use-load.js';
+
+interface Created {
+  payment: PaymentRow;
+  hosted_payment_url: string;
+  qr_code_url: string;
+}
+
+/**
+ * Sell from the dashboard: a payment link (amount in USD, optional asset, order id, description, the customer's
+ * e-mail) made through the service's own payment creation; shows its hosted URL to copy or open, with its QR code.
+ * Owners only: a viewer reads, never sells.
+ */
+export function SellPage({ merchantId }: { merchantId: string }) {
+  const owner = membership(merchantId)?.role === 'owner';
+  const assets = useLoad(() => api<{ code: string; name: string }[]>(m(merchantId, '/assets')), [merchantId]);
+  const created = useSignal<Created | null>(null);
+  const errors = useSignal<Record<string, string[]>>({});
+  const failure = useSignal('');
+  const busy = useSignal(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    const text = (k: string) => String(form.get(k) ?? '').trim();
+    const body: Record<string, unknown> = { amount: Number(text('amount')), email: text('email') };
+    for (const k of ['currency', 'order_id', 'order_description']) if (text(k)) body[k] = text(k);
+    busy.value = true;
+    errors.value = {};
+    failure.value = '';
+    try {
+      created.value = await api<Created>(m(merchantId, '/payment-links'), { body });
+    } catch (x) {
+      if (x instanceof ApiError && Object.keys(x.fields).length > 0) errors.value = x.fields;
+      else failure.value = x instanceof ApiError ? x.message : String(x);
+    } finally {
+      busy.value = false;
+    }
+  };
+  const field = (name: string) => ({
+    name,
+    'aria-describedby': `${name}-err`,
+    'aria-invalid': errors.value[name] ? ('true' as const) : undefined,
+  });
+  const c = created.value;
+  return (
+    <>
+      <PageTitle title="Payment links">Payment links</PageTitle>
+      {!owner ? (
+        <p>Only an owner can create payment links: each one is a payment your customer can pay.</p>
+      ) : (
+        <>
+          <p>Make a link to a hosted checkout and send it to your customer, or let them scan its QR code.</p>
+          {failure.value ? <Notice kind="error">{failure.value}</Notice> : null}
+          <form class="stack sell" onSubmit={submit} aria-label="New payment link">
+            <label>
+              Amount (USD)
+              <input {...field('amount')} type="number" min="0.01" step="0.01" required inputMode="decimal" />
+              <FieldError id="amount-err" messages={errors.value.amount} />
+            </label>
+            <label>
+              Currency
+              <select {...field('currency')}>
+                <option value="">Let the customer choose on the page</option>
+                {(assets.data.value ?? []).map((a) => (
+                  <option key={a.code} value={a.code}>
+                    {a.code} ({a.name})
+                  </option>
+                ))}
+              </select>
+              <FieldError id="currency-err" messages={errors.value.currency} />
+            </label>
+            <label>
+              Customer e-mail
+              <input {...field('email')} type="email" required autoComplete="off" />
+              <FieldError id="email-err" messages={errors.value.email} />
+            </label>
+            <label>
+              Order id (optional)
+              <input {...field('order_id')} maxLength={200} />
+              <FieldError id="order_id-err" messages={errors.value.order_id} />
+            </label>
+            <label>
+              Description (optional, the customer sees it)
+              <textarea {...field('order_description')} maxLength={2000} rows={2} />
+              <FieldError id="order_description-err" messages={errors.value.order_description} />
+            </label>
+            <div class="actions">
+              <button type="submit" class="primary" disabled={busy.value}>
+                Create payment link
+              </button>
+            </div>
+          </form>
+        </>
+      )}
+      {c ? (
+        <section aria-labelledby="link-h" aria-live="polite">
+          <h2 id="link-h">Payment link created</h2>
+          <p>
+            {c.payment.price_amount} {c.payment.price_currency}, payment{' '}
+            <Link href={`${pagePath(merchantId, 'payments')}/${c.payment.payment_id}`} class="mono">
+              {c.payment.payment_id}
+            </Link>
+          </p>
+          <HostedUrl url={c.hosted_payment_url} qr={c.qr_code_url} />
+        </section>
+      ) : null}
+    </>
+  );
+}
