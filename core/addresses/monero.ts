@@ -142,7 +142,7 @@ export interface MoneroAddress {
  */
 export function decodeAddress(text: string): MoneroAddress | null {
   const raw = base58Decode(text.trim());
-  if (!raw || raw.length !== 69) return null;
+  if (raw === null || raw.length !== 69) return null;
   const body = raw.subarray(0, 65);
   const sum = keccak_256(body).subarray(0, 4);
   if (bytesToHex(sum) !== bytesToHex(raw.subarray(65))) return null;
@@ -353,4 +353,13 @@ export function scanOutputs(
     }
   });
   return found;
+}
+
+/**
+ * A test-mode subaddress from a random seed: real encoding and checksum, its points the seed's hashes times G. The
+ * seed is never stored, so nobody holds its keys: nothing must be sent to one on the real chain.
+ */
+export function sandboxSubaddress(seed: Uint8Array): string {
+  const point = (label: string) => mulG(hashToScalar(concat(utf8(label), seed)) || 1n).toBytes();
+  return encodeAddress({ net: 'main', kind: 'subaddress', spendPub: point('spend'), viewPub: point('view') });
 }

@@ -11,6 +11,7 @@ import * as dashboard from './0009-dashboard.js';
 import * as retentionAndBalances from './0010-retention-and-balances.js';
 import * as chainXpubs from './0011-chain-xpubs.js';
 import * as forwarders from './0012-forwarders.js';
+import * as monero from './0015-monero.js';
 
 /**
  * Versioned migrations, applied in name order (Kysely sorts them). Add a file per change; never edit one that has shipped.
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0010-retention-and-balances': retentionAndBalances,
   '0011-chain-xpubs': chainXpubs,
   '0012-forwarders': forwarders,
+  '0015-monero': monero,
 };
