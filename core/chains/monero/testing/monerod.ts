@@ -155,13 +155,20 @@ export interface Monerod {
   mineUntilIn(txid: string): Promise<number>;
   /** Pays exact piconero amounts in one transaction (one output per destination, plus change). */
   pay(destinations: readonly { address: string; amount: bigint }[]): Promise<string>;
+  /** monerod's `/pop_blocks`: removes the top blocks; their transactions go back to the pool. */
+  popBlocks(count: number): Promise<void>;
+  /** Empties the pool (`flush_txpool`): its transactions are gone as if never sent. */
+  flushPool(): Promise<void>;
   /** Whether `txid` is in the pool. */
   inPool(txid: string): Promise<boolean>;
   /** A view-only wallet-rpc from an address and view key (what a merchant restores on their side). */
   viewOnlyWallet(address: string, viewKey: string): Promise<MoneroWallet>;
-  /** Stops the daemon, keeping its data; `resume` starts it again on the same port. */
-  halt(): Promise<void>;
-  resume(): Promise<void>;
+  /**
+   * Freezes the daemon (SIGSTOP): it takes connections but answers nothing, as a hung or overloaded node; `resume`
+   * lets it go on (SIGCONT). Not a restart: `monerod --regtest` starts from a fresh chain every time it starts.
+   */
+  freeze(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -231,13 +238,20 @@ export async function startMonerod(): Promise<Monerod> {
       const r = await payer.call<{ tx_hash: string }>('transfer', undefined, `{"destinations":[${list}]}`);
       return r.tx_hash;
     },
+    async popBlocks(count) {
+      const r = await other<{ status: string }>(url, 'pop_blocks', { nblocks: count });
+      if (r.status !== 'OK') throw new Error(`pop_blocks: ${r.status}`);
+    },
+    async flushPool() {
+      await call('flush_txpool');
+    },
     async inPool(txid) {
       const r = await other<{ tx_hashes?: string[] }>(url, 'get_transaction_pool_hashes', {});
       return (r.tx_hashes ?? []).includes(txid);
     },
     viewOnlyWallet: (address, viewKey) => startWallet(url, { address, viewKey }),
-    halt: () => node.halt(),
-    resume: () => node.launch(),
+    freeze: () => node.child?.kill('SIGSTOP'),
+    resume: () => node.child?.kill('SIGCONT'),
     async stop() {
       await payer.stop().catch(() => undefined);
       await node.halt();
