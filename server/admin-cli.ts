@@ -7,8 +7,8 @@ import { merchantCommands } from './cli/merchant-commands.js';
 import { paymentCommands } from './cli/payment-commands.js';
 import { payoutCommands } from './cli/payout-commands.js';
 import { userCommands } from './cli/user-commands.js';
-import { webhookCommands } from './cli/webhook-commands.js';
 import { viewkeyCommands } from './cli/viewkey-commands.js';
+import { webhookCommands } from './cli/webhook-commands.js';
 import { xpubCommands } from './cli/xpub-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 
