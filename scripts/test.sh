@@ -11,6 +11,8 @@ npx biome check .
 echo "== unit and integration suites (vitest)"
 # The Bitcoin-family tests run a real litecoind in regtest mode.
 bash scripts/ensure-litecoind.sh
+# The Monero tests run a real monerod --regtest and monero-wallet-rpc.
+bash scripts/ensure-monero.sh
 npx vitest run
 if [ -d e2e ] && ls e2e/*.spec.ts >/dev/null 2>&1; then
   echo "== browser runs (playwright)"

@@ -7,6 +7,7 @@ import { merchantCommands } from './cli/merchant-commands.js';
 import { paymentCommands } from './cli/payment-commands.js';
 import { payoutCommands } from './cli/payout-commands.js';
 import { userCommands } from './cli/user-commands.js';
+import { viewkeyCommands } from './cli/viewkey-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
 import { xpubCommands } from './cli/xpub-commands.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -16,6 +17,7 @@ export const commands: Command[] = [
   ...merchantCommands,
   ...paymentCommands,
   ...xpubCommands,
+  ...viewkeyCommands,
   ...payoutCommands,
   ...evmCommands,
   ...webhookCommands,

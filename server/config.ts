@@ -3,6 +3,7 @@ import { shippedAssets } from '../core/catalog/assets.js';
 import type { BitcoinNetworkConfig } from '../core/chains/bitcoin/config.js';
 import { type ChainsConfig, readChainsConfig } from '../core/chains/chains-config.js';
 import { ChainsConfigError, type EvmNetworkConfig } from '../core/chains/evm/config.js';
+import type { MoneroNetworkConfig } from '../core/chains/monero/config.js';
 
 const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
@@ -71,6 +72,8 @@ export interface Config extends Omit<RawConfig, 'PUBLIC_URL' | 'MIN_AMOUNTS_USD'
   EVM_NETWORKS: EvmNetworkConfig[];
   /** Live Bitcoin-family networks (btc, ltc, doge) read from CHAINS_CONFIG. */
   UTXO_NETWORKS: BitcoinNetworkConfig[];
+  /** Live Monero (xmr) read from CHAINS_CONFIG, or null. */
+  MONERO_NETWORK: MoneroNetworkConfig | null;
 }
 
 /**
@@ -100,7 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /\/+$/,
     '',
   );
-  let networks: ChainsConfig = { evm: [], utxo: [] };
+  let networks: ChainsConfig = { evm: [], utxo: [], monero: null };
   if (c.CHAINS_CONFIG) {
     try {
       networks = readChainsConfig(c.CHAINS_CONFIG, shippedAssets);
@@ -115,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     MIN_AMOUNTS_USD: minAmounts,
     EVM_NETWORKS: networks.evm,
     UTXO_NETWORKS: networks.utxo,
+    MONERO_NETWORK: networks.monero,
   };
 }
 

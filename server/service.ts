@@ -3,6 +3,7 @@ import { clientAddressVia } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { GapGuard } from '../core/addresses/gap.js';
 import { createHdAllocator } from '../core/addresses/hd-allocator.js';
+import { allMoneroKeys, MONERO_SUBADDRESS_LOOKAHEAD } from '../core/addresses/monero-keys.js';
 import { sandboxAllocator } from '../core/addresses/sandbox-allocator.js';
 import type { AddressAllocator } from '../core/addresses/types.js';
 import { pruneAudit } from '../core/audit/audit-log.js';
@@ -12,6 +13,7 @@ import { BitcoinChain } from '../core/chains/bitcoin/bitcoin-chain.js';
 import { applyUtxoConfig } from '../core/chains/bitcoin/catalog.js';
 import { applyChainsConfig } from '../core/chains/evm/config.js';
 import { EvmChain } from '../core/chains/evm/evm-chain.js';
+import { MoneroChain } from '../core/chains/monero/monero-chain.js';
 import { ChainRegistry } from '../core/chains/registry.js';
 import { SandboxChain, startSandboxBlocks } from '../core/chains/sandbox.js';
 import { chainKey } from '../core/chains/types.js';
@@ -95,6 +97,14 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   for (const n of config.UTXO_NETWORKS) {
     watchers.add(new BitcoinChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }));
   }
+  if (config.MONERO_NETWORK) {
+    watchers.add(
+      new MoneroChain(config.MONERO_NETWORK, {
+        keys: () => allMoneroKeys(store.db),
+        checkpointHeight: () => chains.headOf(chainKey('live', 'xmr')),
+      }),
+    );
+  }
   const sweepers = config.EVM_NETWORKS.flatMap((n) =>
     n.forwarders ? [new ForwarderSweeper(n, n.forwarders, { db: store.db, clock, logger, chains })] : [],
   );
@@ -102,6 +112,13 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     netOf: (network) => config.UTXO_NETWORKS.find((n) => n.network === network)?.chain ?? null,
     gap: new GapGuard({
       limit: config.UTXO_GAP_LIMIT,
+      pastLimitPerMinute: config.UTXO_PAST_GAP_PER_MINUTE,
+      logger,
+      now: () => clock.now(),
+    }),
+    // A Monero wallet restored from keys looks 200 subaddresses ahead: the same warning and slow-down past that run.
+    moneroGap: new GapGuard({
+      limit: MONERO_SUBADDRESS_LOOKAHEAD,
       pastLimitPerMinute: config.UTXO_PAST_GAP_PER_MINUTE,
       logger,
       now: () => clock.now(),
@@ -194,7 +211,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       stops.push(
         startRetention(deps, 'audit log entries', config.AUDIT_RETENTION_DAYS, (before) => pruneAudit(deps.db, before)),
       );
-      if (config.EVM_NETWORKS.length + config.UTXO_NETWORKS.length > 0) {
+      if (config.EVM_NETWORKS.length + config.UTXO_NETWORKS.length > 0 || config.MONERO_NETWORK) {
         liveRates.start();
         stops.push(() => liveRates.stop());
       }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { base58, base58xrp, bech32, createBase58check } from '@scure/base';
 import { bytesToHex, getAddress } from 'viem';
 import type { Asset } from '../catalog/types.js';
+import { sandboxSubaddress } from './monero.js';
 
 /*
  * Test-mode ("sandbox chain") addresses. They are real encodings with real checksums, so the widget, QR codes,
@@ -67,6 +68,8 @@ export function sandboxAddress(asset: Asset, seed: Uint8Array): string {
       return base58.encode(seed);
     case 'xrp':
       return xrpBase58check(versioned(XRP_ACCOUNT, body20));
+    case 'monero':
+      return sandboxSubaddress(seed);
   }
   throw new RangeError(`no sandbox address format for network ${asset.network}`);
 }

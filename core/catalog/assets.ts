@@ -37,6 +37,11 @@ const TRON_ADDRESS = `^T${BASE58}{33}$`;
 const SOLANA_ADDRESS = `^${BASE58}{32,44}$`;
 /** Ripple's base58 alphabet has the same characters as Bitcoin's in another order; version 0x00 renders as r. */
 const XRP_ADDRESS = `^r${BASE58}{24,34}$`;
+/**
+ * Monero standard (4..., network byte 18) and subaddress (8..., 42) forms: 95 characters. Integrated addresses (106)
+ * are left out: each payment has its own subaddress, so no payment id is ever needed.
+ */
+const XMR_ADDRESS = `^[48]${BASE58}{94}$`;
 /** Destination tags are uint32 on the ledger; the route layer bounds the value, the regex the shape. */
 const XRP_DESTINATION_TAG = '^[0-9]{1,10}$';
 
@@ -315,5 +320,21 @@ export const shippedAssets: readonly Asset[] = [
     logoFile: 'usdcbase.svg',
     minUsd: '1',
     networkFee: '0.02',
+  }),
+  native({
+    codeId: 17,
+    code: 'XMR',
+    name: 'Monero',
+    network: 'xmr',
+    family: 'monero',
+    decimals: 12,
+    walletRegex: XMR_ADDRESS,
+    chainId: null,
+    cgId: 'monero',
+    priority: 170,
+    logoFile: 'xmr.svg',
+    minUsd: '1',
+    // ~0.00003 XMR for a 2-in/2-out transaction at the default fee level (wallet-rpc 0.18 quoted 0.0000342 here).
+    networkFee: '0.0001',
   }),
 ];

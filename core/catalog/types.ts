@@ -2,7 +2,7 @@
  * A payable asset: a coin or token on one network. The catalog is static configuration shipped with the
  * service (core/catalog/assets.ts); live availability per network is decided by the chain configuration.
  */
-export type ChainFamily = 'utxo' | 'evm' | 'tron' | 'solana' | 'xrp';
+export type ChainFamily = 'utxo' | 'evm' | 'tron' | 'solana' | 'xrp' | 'monero';
 
 export interface Asset {
   /** Stable numeric id (spec 2.1 `code_id`). */

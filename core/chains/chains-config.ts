@@ -8,12 +8,15 @@ import {
   utxoNetworkSchemas,
 } from './bitcoin/config.js';
 import { ChainsConfigError, type EvmNetworkConfig, parseChainsConfig } from './evm/config.js';
+import { type MoneroNetworkConfig, moneroNetworkSchema, toMoneroNetworkConfig } from './monero/config.js';
 
 /** The live networks of CHAINS_CONFIG, by kind of node. */
 export interface ChainsConfig {
   evm: EvmNetworkConfig[];
   /** Bitcoin-family networks (`btc`, `ltc`, `doge`): a Bitcoin Core-compatible node each. */
   utxo: BitcoinNetworkConfig[];
+  /** `xmr`: the merchant's monerod, or null. */
+  monero: MoneroNetworkConfig | null;
 }
 
 const fileSchema = z.strictObject({ networks: z.record(z.string(), z.unknown()) });
@@ -50,7 +53,17 @@ export function parseChainsFile(json: unknown, assets: readonly Asset[]): Chains
   }
   const evm: Record<string, unknown> = {};
   const utxo: BitcoinNetworkConfig[] = [];
+  let monero: MoneroNetworkConfig | null = null;
   for (const [key, entry] of Object.entries(file.data.networks)) {
+    if (key === 'xmr') {
+      const parsed = moneroNetworkSchema.safeParse(entry);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new ChainsConfigError(`${['networks', key, ...(issue?.path ?? [])].join('.')}: ${issue?.message}`);
+      }
+      monero = toMoneroNetworkConfig(parsed.data);
+      continue;
+    }
     if (!isUtxoNetwork(key)) {
       evm[key] = entry;
       continue;
@@ -63,5 +76,5 @@ export function parseChainsFile(json: unknown, assets: readonly Asset[]): Chains
     }
     utxo.push(toBitcoinNetworkConfig(key, parsed.data));
   }
-  return { evm: parseChainsConfig({ networks: evm }, assets), utxo };
+  return { evm: parseChainsConfig({ networks: evm }, assets), utxo, monero };
 }

@@ -68,6 +68,9 @@ export function paymentUris(input: PaymentUriInput): PaymentUris {
       const token = smartContract === null ? '' : `spl-token=${smartContract}`;
       return withQuery(`solana:${address}`, `amount=${amountText}`, token);
     }
+    case 'monero':
+      // The Monero URI scheme (monero-project's uri spec): the amount in XMR with its exact 12 decimals.
+      return { payload: `monero:${address}`, amountPayload: `monero:${address}?tx_amount=${amountText}` };
     case 'xrp': {
       // The destination tag comes first so the address-only payload still routes the deposit to this payment.
       const tag = extraId === null ? '' : `dt=${encodeURIComponent(extraId)}`;

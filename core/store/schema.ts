@@ -220,6 +220,8 @@ export interface MerchantXpubTable {
   chain: string;
   xpub: string;
   next_index: Generated<number>;
+  /** Chain `xmr` only: the private view key (hex), a secret never shown again once set (migration 0015). */
+  view_key: string | null;
   created_at: number;
   updated_at: number;
 }

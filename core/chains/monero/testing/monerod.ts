@@ -1,0 +1,268 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../../testing/free-port.js';
+
+/** Debian's monero package (scripts/ensure-monero.sh installs it): monerod and monero-wallet-rpc 0.18. */
+export const MONEROD = process.env.MONEROD_PATH ?? '/usr/bin/monerod';
+export const MONERO_WALLET_RPC = process.env.MONERO_WALLET_RPC_PATH ?? '/usr/bin/monero-wallet-rpc';
+
+const children = new Set<ChildProcess>();
+// A test file that dies mid-run must not leave daemons behind.
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** JSON-RPC 2.0 at `${url}/json_rpc` (monerod and monero-wallet-rpc alike); numbers in `raw` params stay exact. */
+export async function moneroCall<T>(url: string, method: string, params: unknown = {}, raw?: string): Promise<T> {
+  const body = raw ?? JSON.stringify(params);
+  const res = await fetch(`${url}/json_rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: `{"jsonrpc":"2.0","id":0,"method":"${method}","params":${body}}`,
+    signal: AbortSignal.timeout(180_000),
+  });
+  const json = (await res.json()) as { result?: T; error?: { code: number; message: string } };
+  if (json.error) throw new Error(`${method}: ${json.error.message} (${json.error.code})`);
+  return json.result as T;
+}
+
+async function other<T>(url: string, path: string, params: unknown): Promise<T> {
+  const res = await fetch(`${url}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(params),
+    signal: AbortSignal.timeout(60_000),
+  });
+  return (await res.json()) as T;
+}
+
+interface Proc {
+  child: ChildProcess | null;
+  launch(): Promise<void>;
+  halt(): Promise<void>;
+}
+
+function daemon(cmd: string, args: string[], ready: () => Promise<unknown>, label: string): Proc {
+  const p: Proc = {
+    child: null,
+    async launch() {
+      const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      p.child = proc;
+      children.add(proc);
+      let output = '';
+      const collect = (d: Buffer) => {
+        output = (output + d.toString()).slice(-3000);
+      };
+      proc.stdout?.on('data', collect);
+      proc.stderr?.on('data', collect);
+      proc.once('exit', () => children.delete(proc));
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        if (proc.exitCode !== null || proc.signalCode !== null)
+          throw new Error(`${label} exited with ${proc.exitCode ?? proc.signalCode}: ${output}`);
+        try {
+          await ready();
+          return;
+        } catch (e) {
+          if (Date.now() > deadline) {
+            proc.kill('SIGKILL');
+            throw new Error(`${label} did not answer within 60 s: ${(e as Error).message} ${output}`);
+          }
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+    },
+    async halt() {
+      const proc = p.child;
+      p.child = null;
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  return p;
+}
+
+export interface MoneroWallet {
+  url: string;
+  address: string;
+  call<T>(method: string, params?: unknown, raw?: string): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** A monero-wallet-rpc on a free port holding one wallet: a new one, or a view-only one from `keys`. */
+async function startWallet(daemonUrl: string, keys?: { address: string; viewKey: string }): Promise<MoneroWallet> {
+  const dir = mkdtempSync(join(tmpdir(), 'monero-wallet-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const proc = daemon(
+    MONERO_WALLET_RPC,
+    [
+      `--daemon-address=${daemonUrl.replace(/^http:\/\//, '')}`,
+      `--rpc-bind-port=${port}`,
+      '--rpc-bind-ip=127.0.0.1',
+      '--disable-rpc-login',
+      `--wallet-dir=${dir}`,
+      '--non-interactive',
+      '--trusted-daemon',
+      '--log-level=0',
+      `--log-file=${join(dir, 'wallet.log')}`,
+    ],
+    () => moneroCall(url, 'get_version'),
+    'monero-wallet-rpc',
+  );
+  await proc.launch();
+  const call = <T>(method: string, params?: unknown, raw?: string) => moneroCall<T>(url, method, params ?? {}, raw);
+  try {
+    if (keys) {
+      await call('generate_from_keys', {
+        filename: 'view',
+        address: keys.address,
+        viewkey: keys.viewKey,
+        password: '',
+      });
+    } else await call('create_wallet', { filename: 'full', language: 'English' });
+    const { address } = await call<{ address: string }>('get_address', { account_index: 0 });
+    return {
+      url,
+      address,
+      call,
+      async stop() {
+        await proc.halt();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await proc.halt();
+    throw e;
+  }
+}
+
+export interface Monerod {
+  url: string;
+  /** The full wallet that mines and pays (a customer). */
+  payer: MoneroWallet;
+  call<T>(method: string, params?: unknown): Promise<T>;
+  height(): Promise<number>;
+  /** Mines `count` blocks to the payer. */
+  mine(count: number): Promise<void>;
+  /** Mines one block at a time until `txid` is in one (monerod now and then leaves a fresh transaction out). */
+  mineUntilIn(txid: string): Promise<number>;
+  /** Pays exact piconero amounts in one transaction (one output per destination, plus change). */
+  pay(destinations: readonly { address: string; amount: bigint }[]): Promise<string>;
+  /** monerod's `/pop_blocks`: removes the top blocks; their transactions go back to the pool. */
+  popBlocks(count: number): Promise<void>;
+  /** Empties the pool (`flush_txpool`): its transactions are gone as if never sent. */
+  flushPool(): Promise<void>;
+  /** Whether `txid` is in the pool. */
+  inPool(txid: string): Promise<boolean>;
+  /** A view-only wallet-rpc from an address and view key (what a merchant restores on their side). */
+  viewOnlyWallet(address: string, viewKey: string): Promise<MoneroWallet>;
+  /**
+   * Freezes the daemon (SIGSTOP): it takes connections but answers nothing, as a hung or overloaded node; `resume`
+   * lets it go on (SIGCONT). Not a restart: `monerod --regtest` starts from a fresh chain every time it starts.
+   */
+  freeze(): void;
+  resume(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real `monerod --regtest --offline` on free ports with a fresh data directory, and a full wallet-rpc that mines 200
+ * blocks to itself first: coinbase unlocks after 60 blocks, and with barely more spendable outputs than the ring's 15
+ * decoys' selection wants, transfers were seen to hang (the issue's probe). Difficulty 1: a block takes milliseconds.
+ */
+export async function startMonerod(): Promise<Monerod> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'monerod-'));
+  const [rpcPort, p2pPort] = [await freePort(), await freePort()];
+  const url = `http://127.0.0.1:${rpcPort}`;
+  const node = daemon(
+    MONEROD,
+    [
+      '--regtest',
+      '--offline',
+      '--fixed-difficulty=1',
+      '--non-interactive',
+      '--no-zmq',
+      '--no-igd',
+      '--disable-dns-checkpoints',
+      `--data-dir=${dataDir}`,
+      `--rpc-bind-port=${rpcPort}`,
+      '--rpc-bind-ip=127.0.0.1',
+      `--p2p-bind-port=${p2pPort}`,
+      '--p2p-bind-ip=127.0.0.1',
+      '--log-level=0',
+      `--log-file=${join(dataDir, 'monerod.log')}`,
+    ],
+    () => moneroCall(url, 'get_info'),
+    'monerod',
+  );
+  await node.launch();
+  const call = <T>(method: string, params?: unknown) => moneroCall<T>(url, method, params ?? {});
+  let payer: MoneroWallet;
+  try {
+    payer = await startWallet(url);
+  } catch (e) {
+    await node.halt();
+    throw e;
+  }
+  const m: Monerod = {
+    url,
+    payer,
+    call,
+    async height() {
+      return (await call<{ count: number }>('get_block_count')).count - 1;
+    },
+    async mine(count) {
+      await call('generateblocks', { amount_of_blocks: count, wallet_address: payer.address });
+    },
+    async mineUntilIn(txid) {
+      for (let i = 0; i < 20; i++) {
+        await m.mine(1);
+        const r = await other<{ txs?: { in_pool: boolean; block_height: number }[] }>(url, 'get_transactions', {
+          txs_hashes: [txid],
+        });
+        const tx = r.txs?.[0];
+        if (tx && !tx.in_pool) return tx.block_height;
+      }
+      throw new Error(`${txid} not mined after 20 blocks`);
+    },
+    async pay(destinations) {
+      await payer.call('refresh');
+      const list = destinations.map((d) => `{"amount":${d.amount.toString()},"address":"${d.address}"}`).join(',');
+      const r = await payer.call<{ tx_hash: string }>('transfer', undefined, `{"destinations":[${list}]}`);
+      return r.tx_hash;
+    },
+    async popBlocks(count) {
+      const r = await other<{ status: string }>(url, 'pop_blocks', { nblocks: count });
+      if (r.status !== 'OK') throw new Error(`pop_blocks: ${r.status}`);
+    },
+    async flushPool() {
+      await call('flush_txpool');
+    },
+    async inPool(txid) {
+      const r = await other<{ tx_hashes?: string[] }>(url, 'get_transaction_pool_hashes', {});
+      return (r.tx_hashes ?? []).includes(txid);
+    },
+    viewOnlyWallet: (address, viewKey) => startWallet(url, { address, viewKey }),
+    freeze: () => node.child?.kill('SIGSTOP'),
+    resume: () => node.child?.kill('SIGCONT'),
+    async stop() {
+      await payer.stop().catch(() => undefined);
+      await node.halt();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await m.mine(200);
+  } catch (e) {
+    await m.stop();
+    throw e;
+  }
+  return m;
+}
