@@ -62,6 +62,8 @@ export async function checkoutPaymentView(deps: ApiDeps, p: Payment, qrImage: (u
     remaining_amount: fromUnits(paid >= due ? 0n : due - paid, p.decimals),
     confirmations: await confirmationProgress(deps.db, deps.chains, p),
     order_id: p.order_id,
+    // What is being bought, in the merchant's words: the hosted page shows it to the customer.
+    order_description: p.order_description,
     expires_at: iso(p.expires_at),
     confirmed_at: isoOrNull(p.confirmed_at),
     qr: { payment_uri: uri, code_url: qrImage(uri) },

@@ -50,3 +50,22 @@ test('the hosted page draws no focus ring around the whole card on load; a contr
   });
   expect(control).toBe('solid');
 });
+
+test('the hosted page shows the order’s description, as text', async ({ page, world }) => {
+  const description = 'Blue mug, large <b>x2</b>';
+  const created = await world.service.api('/api/v1/payment-links', {
+    body: {
+      amount: 12,
+      currency: 'btc',
+      email: 'cy@example.com',
+      order_id: 'walk-desc',
+      order_description: description,
+    },
+  });
+  expect(created.status, created.text).toBe(201);
+  await page.goto(created.json.data.payment.hosted_payment_url);
+  const card = page.getByRole('dialog', { name: 'Pay with crypto' });
+  await expect(card.locator('img[data-field="qr"]')).toBeVisible();
+  await expect(card.locator('[data-field="order_description"]')).toHaveText(description);
+  await expect(card.locator('b')).toHaveCount(0);
+});

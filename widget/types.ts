@@ -79,6 +79,8 @@ export interface CheckoutPayment {
   remaining_amount: string;
   confirmations: { count: number; required: number };
   order_id: string | null;
+  /** The merchant's description of the order (spec `order_description`), when it has one. */
+  order_description: string | null;
   expires_at: string;
   confirmed_at: string | null;
   qr: { payment_uri: string; code_url: string };
