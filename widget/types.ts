@@ -73,6 +73,10 @@ export interface CheckoutPayment {
   pay_amount: string;
   pay_currency: string;
   network: string;
+  /** `pay_currency` as a wallet names it (`USDT` for `USDTERC20`): what the popup shows. */
+  ticker: string;
+  /** `network` as people name it (`Ethereum` for `eth`): what the popup shows. */
+  network_name: string;
   pay_address: string;
   extra_id: string | null;
   actually_paid: string;
