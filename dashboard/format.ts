@@ -1,4 +1,4 @@
-import { assetLabel } from '../widget/asset-label.js';
+import { assetLabel } from '../core/catalog/asset-label.js';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -23,7 +23,7 @@ const usd = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD
 /**
  * Every amount the dashboard shows, in the checkout's form: a USD price as the checkout prints it ("$59.90", the
  * reader's locale, 2 decimals), a crypto amount as the exact digits the API gave with its asset as people name it
- * ("0.00123 BTC", "25 USDT (Ethereum)": widget/asset-label.ts).
+ * ("0.00123 BTC", "25 USDT (Ethereum)": core/catalog/asset-label.ts).
  * The text goes to Intl as a string, which formats the decimal exactly (Intl.NumberFormat v3): no float ever
  * holds the amount. Only USD is a display currency (the service prices in USD alone).
  *

@@ -58,7 +58,20 @@ describe('sessions: happy path', () => {
     expect(r.json.data.session).toEqual({ amount: '25', currency: 'USD', test_mode: true, merchant_name: 'Test shop' });
     const btc = r.json.data.currencies.find((c: { code: string }) => c.code === 'BTC');
     // Only what the picker shows: the icon inline (decorative: no title); the minimum in USD only when not payable.
-    expect(btc).toEqual({ code: 'BTC', name: 'Bitcoin', network: 'btc', icon: btc.icon, payable: true });
+    expect(btc).toEqual({
+      code: 'BTC',
+      name: 'Bitcoin',
+      network: 'btc',
+      ticker: 'BTC',
+      network_name: 'Bitcoin',
+      icon: btc.icon,
+      payable: true,
+    });
+    // A token by its ticker and network's name (core/catalog/asset-label.ts), what the popup prints.
+    expect(r.json.data.currencies.find((c: { code: string }) => c.code === 'USDTTRC20')).toMatchObject({
+      ticker: 'USDT',
+      network_name: 'Tron',
+    });
     expect(btc.icon).toMatch(
       /^data:image\/svg\+xml,<svg xmlns='http:\/\/www\.w3\.org\/2000\/svg' viewBox='0 0 64 64' /,
     );
@@ -100,7 +113,13 @@ describe('sessions: happy path', () => {
     const r = await dropin('/sessions', { body: { ...order, crypto_currency: 'usdterc20' } });
     expect(r.status, r.text).toBe(201);
     expect(r.json.data).not.toHaveProperty('currencies');
-    expect(r.json.data.payment).toMatchObject({ pay_currency: 'USDTERC20', network: 'eth', pay_amount: '25' });
+    expect(r.json.data.payment).toMatchObject({
+      pay_currency: 'USDTERC20',
+      network: 'eth',
+      ticker: 'USDT',
+      network_name: 'Ethereum',
+      pay_amount: '25',
+    });
     // Test mode pays on the sandbox chain, which no browser wallet knows: no wallet transaction is offered.
     expect(r.json.data.payment.wallet).toBeNull();
     const read = await dropin(`/sessions/${r.json.data.session_token}`, { key: null });

@@ -1,5 +1,6 @@
 import type { ApiDeps } from '../api-kit/deps.js';
 import { paymentUriInput } from '../api-kit/payment-views.js';
+import { assetTicker, networkName } from '../core/catalog/asset-label.js';
 import type { Checkout } from '../core/checkout/checkout.js';
 import { pageToken } from '../core/checkout/page-token.js';
 import { iso, isoOrNull } from '../core/clock.js';
@@ -36,7 +37,8 @@ export function qrRenderer(): (uri: string) => string {
 
 /**
  * The payment as the popup shows it and hands to the merchant's callbacks, and no more: what the catalog says
- * about the asset (its name, precision, icon) is in GET /currencies, the merchant API has the rest. Exact amounts
+ * about the asset (its name, precision, icon) is in GET /currencies, its ticker and network as people name them are
+ * here (core/catalog/asset-label.ts), the merchant API has the rest. Exact amounts
  * as decimal strings (a JSON number would reach the browser as a double and could print as 1e-7; these are the
  * same digits as the merchant API and the QR), the QR image as the server's 1-bit PNG data URL (no QR encoder ships
  * to the browser), confirmations and what is left. `qrImage` renders the URI's image (a stream keeps the last one).
@@ -56,12 +58,18 @@ export async function checkoutPaymentView(deps: ApiDeps, p: Payment, qrImage: (u
     pay_amount: payAmountText(p),
     pay_currency: p.pay_currency,
     network: p.network,
+    // The asset as the customer's wallet names it ("USDT" on "Ethereum"): what the popup prints, by the one rule the
+    // dashboard uses too; the codes above stay the identifiers.
+    ticker: assetTicker(p.pay_currency),
+    network_name: networkName(p.network),
     pay_address: p.pay_address,
     extra_id: p.extra_id,
     actually_paid: actuallyPaidText(p),
     remaining_amount: fromUnits(paid >= due ? 0n : due - paid, p.decimals),
     confirmations: await confirmationProgress(deps.db, deps.chains, p),
     order_id: p.order_id,
+    // What is being bought, in the merchant's words: the hosted page shows it to the customer.
+    order_description: p.order_description,
     expires_at: iso(p.expires_at),
     confirmed_at: isoOrNull(p.confirmed_at),
     qr: { payment_uri: uri, code_url: qrImage(uri) },

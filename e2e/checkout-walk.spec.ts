@@ -50,3 +50,57 @@ test('the hosted page draws no focus ring around the whole card on load; a contr
   });
   expect(control).toBe('solid');
 });
+
+test('the hosted page shows the order’s description, as text', async ({ page, world }) => {
+  const description = 'Blue mug, large <b>x2</b>';
+  const created = await world.service.api('/api/v1/payment-links', {
+    body: {
+      amount: 12,
+      currency: 'btc',
+      email: 'cy@example.com',
+      order_id: 'walk-desc',
+      order_description: description,
+    },
+  });
+  expect(created.status, created.text).toBe(201);
+  await page.goto(created.json.data.payment.hosted_payment_url);
+  const card = page.getByRole('dialog', { name: 'Pay with crypto' });
+  await expect(card.locator('img[data-field="qr"]')).toBeVisible();
+  await expect(card.locator('[data-field="order_description"]')).toHaveText(description);
+  await expect(card.locator('b')).toHaveCount(0);
+});
+
+test('the popup names an asset as a wallet does ("USDT" on "Ethereum"), the code only for assistive tech', async ({
+  shop: page,
+}) => {
+  await page.getByRole('button', { name: 'Buy the mug' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Pay with crypto' });
+  // The hook of README: each asset button's accessible name still carries its code.
+  const usdt = dialog.getByRole('button', { name: /USDTERC20/ });
+  await expect(usdt.locator('.code')).toHaveText('USDT');
+  await expect(usdt.locator('.net')).toHaveText('Ethereum');
+  await expect(dialog.getByRole('button', { name: /USDTTRC20/ }).locator('.net')).toHaveText('Tron');
+  // Searching by the network's name finds its assets.
+  await dialog.getByRole('searchbox', { name: 'Search currencies' }).fill('tron');
+  await expect(dialog.getByRole('button', { name: /USDTTRC20/ })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: /USDTERC20/ })).toHaveCount(0);
+  await dialog.getByRole('searchbox', { name: 'Search currencies' }).fill('');
+  await usdt.click();
+  await expect(dialog.locator('[data-field="pay_amount"]')).toHaveText('25');
+  await expect(dialog.locator('[data-field="pay_currency"]')).toHaveText('USDT');
+  await expect(dialog.locator('[data-field="network"]')).toHaveText('Ethereum');
+  expect(await dialog.innerText()).not.toMatch(/USDTERC20|\beth\b/);
+});
+
+test('the hosted page names the asset and its network as people do', async ({ page, world }) => {
+  const created = await world.service.api('/api/v1/payment-links', {
+    body: { amount: 30, currency: 'usdcbase', email: 'cy@example.com', order_id: 'walk-label' },
+  });
+  expect(created.status, created.text).toBe(201);
+  await page.goto(created.json.data.payment.hosted_payment_url);
+  const card = page.getByRole('dialog', { name: 'Pay with crypto' });
+  await expect(card.locator('img[data-field="qr"]')).toBeVisible();
+  await expect(card.locator('[data-field="pay_currency"]')).toHaveText('USDC');
+  await expect(card.locator('[data-field="network"]')).toHaveText('Base');
+  expect(await card.innerText()).not.toContain('USDCBASE');
+});

@@ -17,13 +17,13 @@ test.describe('drop-in checkout from a merchant page on another origin', () => {
     await dialog.getByRole('searchbox', { name: 'Search currencies' }).fill('bitcoin');
     await expect(dialog.getByRole('button', { name: /USDTERC20/ })).toHaveCount(0);
     const btc = dialog.getByRole('button', { name: /\bBTC\b/ });
-    await expect(btc).toContainText('btc');
+    await expect(btc.locator('.net')).toHaveText('Bitcoin');
     await btc.click();
 
     const amount = dialog.locator('[data-field="pay_amount"]');
     await expect(amount).toHaveText('0.00038462');
     await expect(dialog.locator('[data-field="pay_currency"]')).toHaveText('BTC');
-    await expect(dialog.locator('[data-field="network"]')).toHaveText('btc');
+    await expect(dialog.locator('[data-field="network"]')).toHaveText('Bitcoin');
     await expect(dialog.locator('[data-field="countdown"]')).toHaveText(/^(20:00|19:5\d)$/);
     await expect(dialog.locator('[data-field="status"]')).toHaveText('Waiting for your payment');
     const address = (await dialog.locator('[data-field="pay_address"]').textContent()) ?? '';

@@ -158,6 +158,9 @@ test.describe('the dashboard walk (issue 23)', () => {
       await expectOnScreen(page, key.getByRole('button', { name: /^Deactivate/ }));
       await expectNoSidewaysScroll(page, 'keys');
       await expectAccessible(page, 'keys at 390 px');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await expectAccessible(page, 'keys at 390 px, dark');
+      await page.emulateMedia({ colorScheme: 'light' });
       await shot(page, testInfo, 'dash-keys-390');
 
       await open(page, dash, 'balances', 'Balances');

@@ -6,7 +6,7 @@ test('mobile viewport: a bottom sheet that fits the screen, picker to success', 
   await page.getByRole('button', { name: 'Buy the mug' }).tap();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: /USDTTRC20/ }).tap();
-  await expect(dialog.locator('[data-field="pay_currency"]')).toHaveText('USDTTRC20');
+  await expect(dialog.locator('[data-field="pay_currency"]')).toHaveText('USDT');
   await expect(dialog.locator('img[data-field="qr"]')).toBeVisible();
   const box = await dialog.boundingBox();
   expect(box).not.toBeNull();

@@ -14,6 +14,9 @@ export interface PickerCurrency {
   code: string;
   name: string;
   network: string;
+  /** The ticker and network as people name them (`USDT`, `Ethereum`): what the picker shows; the code is the id. */
+  ticker: string;
+  network_name: string;
   /** The icon inline (data URL), so the picker needs no extra requests; absent when the service has none. */
   icon?: string;
   /** The icon's address, when it is not inline. */

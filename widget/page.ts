@@ -9,10 +9,21 @@ import { CheckoutState } from './state.js';
 
 const REDIRECT_DELAY_MS = 1500;
 
-/** The merchant's cancel_url, offered until the payment is done. */
-function CancelLink({ state }: { state: CheckoutState }) {
-  const url = state.payment.value?.cancel_url;
-  return url && state.screen.value !== 'success' ? h('a', { class: 'cancel', href: url }, t('cancel')) : null;
+/**
+ * Below the checkout: what is being bought (the order's description, as text) and the merchant's cancel_url,
+ * offered until the payment is done. Page-only, so the drop-in's bytes before the QR do not grow.
+ */
+function PageFooter({ state }: { state: CheckoutState }) {
+  const p = state.payment.value;
+  const url = p?.cancel_url;
+  // A div, not a Fragment: importing Fragment here would make checkout.module.js export one more name to this page,
+  // in every drop-in's bytes before the QR.
+  return h(
+    'div',
+    null,
+    p?.order_description ? h('p', { class: 'desc', 'data-field': 'order_description' }, p.order_description) : null,
+    url && state.screen.value !== 'success' ? h('a', { class: 'cancel', href: url }, t('cancel')) : null,
+  );
 }
 
 /**
@@ -44,7 +55,7 @@ export function page(): void {
   });
   mountHost(
     'auto',
-    h(Checkout, { state, variant: 'page', onClose: () => {}, footer: h(CancelLink, { state }) }),
+    h(Checkout, { state, variant: 'page', onClose: () => {}, footer: h(PageFooter, { state }) }),
     pageCss,
   );
   const token = `pt_${m[1]}.${sig}`;

@@ -73,12 +73,18 @@ export interface CheckoutPayment {
   pay_amount: string;
   pay_currency: string;
   network: string;
+  /** `pay_currency` as a wallet names it (`USDT` for `USDTERC20`): what the popup shows. */
+  ticker: string;
+  /** `network` as people name it (`Ethereum` for `eth`): what the popup shows. */
+  network_name: string;
   pay_address: string;
   extra_id: string | null;
   actually_paid: string;
   remaining_amount: string;
   confirmations: { count: number; required: number };
   order_id: string | null;
+  /** The merchant's description of the order (spec `order_description`), when it has one. */
+  order_description: string | null;
   expires_at: string;
   confirmed_at: string | null;
   qr: { payment_uri: string; code_url: string };

@@ -1,4 +1,4 @@
-import { assetLabel } from '../../widget/asset-label.js';
+import { assetLabel } from '../../core/catalog/asset-label.js';
 import { api, m } from '../api.js';
 import { money, when } from '../format.js';
 import { DataTable } from '../ui/data-table.js';

@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { networkName } from '../../widget/asset-label.js';
+import { networkName } from '../../core/catalog/asset-label.js';
 import { ApiError, api, m } from '../api.js';
 import { money, when } from '../format.js';
 import { onDelivery, onPayment } from '../live.js';

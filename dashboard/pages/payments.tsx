@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { assetLabel } from '../../widget/asset-label.js';
+import { assetLabel } from '../../core/catalog/asset-label.js';
 import { api, m } from '../api.js';
 import { money, short, when } from '../format.js';
 import { onPayment } from '../live.js';

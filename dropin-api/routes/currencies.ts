@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
+import { assetTicker, networkName } from '../../core/catalog/asset-label.js';
 import { enabledAssets } from '../../core/catalog/availability.js';
 import type { Mode } from '../../core/deps.js';
 import { fromUnits, usdToCents } from '../../core/money/decimal.js';
@@ -60,6 +61,9 @@ export async function pickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: stri
       code: a.code,
       name: a.name,
       network: a.network,
+      // As people name them (core/catalog/asset-label.ts): the popup prints these, never the codes.
+      ticker: assetTicker(a.code),
+      network_name: networkName(a.network),
       icon_url: `/icons/${a.logoFile}`,
       icon: iconDataUrl(a.logoFile),
       network_precision: a.decimals,
@@ -82,6 +86,8 @@ export async function sessionPickerCurrencies(deps: ApiDeps, mode: Mode, priceUs
     code: c.code,
     name: c.name,
     network: c.network,
+    ticker: c.ticker,
+    network_name: c.network_name,
     ...(c.icon === null ? { icon_url: c.icon_url } : { icon: c.icon }),
     payable: c.payable,
     // Shown only under an asset the price does not reach.

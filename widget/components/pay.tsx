@@ -11,7 +11,7 @@ export function statusText(p: CheckoutPayment): string {
     case 'confirming':
       return t('confirming', { n: p.confirmations.count, m: p.confirmations.required });
     case 'partially_paid':
-      return t('partially_paid', { amount: `${p.remaining_amount} ${p.pay_currency}` });
+      return t('partially_paid', { amount: `${p.remaining_amount} ${p.ticker}` });
     default:
       return t(p.payment_status);
   }
@@ -52,8 +52,7 @@ export function Pay({ state, canChange }: { state: CheckoutState; canChange: boo
           <dt>{t('sendExactly')}</dt>
           <dd>
             <strong class="mono">
-              <span data-field="pay_amount">{p.pay_amount}</span>{' '}
-              <span data-field="pay_currency">{p.pay_currency}</span>
+              <span data-field="pay_amount">{p.pay_amount}</span> <span data-field="pay_currency">{p.ticker}</span>
             </strong>
             <CopyButton text={p.pay_amount} label={t('copyAmount')} />
           </dd>
@@ -62,7 +61,7 @@ export function Pay({ state, canChange }: { state: CheckoutState; canChange: boo
           <dt>{t('network')}</dt>
           <dd>
             <span data-field="network" class="net">
-              {p.network}
+              {p.network_name}
             </span>
           </dd>
         </div>
@@ -91,8 +90,8 @@ export function Pay({ state, canChange }: { state: CheckoutState; canChange: boo
           <div class="row">
             <dt>{t('received')}</dt>
             <dd class="mono">
-              {p.actually_paid} {p.pay_currency} · {t('remaining')}:{' '}
-              <span data-field="remaining_amount">{p.remaining_amount}</span> {p.pay_currency}
+              {p.actually_paid} {p.ticker} · {t('remaining')}:{' '}
+              <span data-field="remaining_amount">{p.remaining_amount}</span> {p.ticker}
               <CopyButton text={p.remaining_amount} label={t('copyRemaining')} />
             </dd>
           </div>

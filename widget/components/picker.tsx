@@ -8,7 +8,7 @@ export function Picker({ state }: { state: CheckoutState }) {
   const list = useComputed(() => {
     const q = query.value.trim().toLowerCase();
     const all = state.currencies.value ?? [];
-    return q ? all.filter((c) => `${c.code} ${c.name} ${c.network}`.toLowerCase().includes(q)) : all;
+    return q ? all.filter((c) => `${c.code} ${c.name} ${c.network_name}`.toLowerCase().includes(q)) : all;
   });
   return (
     <section class="picker">
@@ -32,10 +32,10 @@ export function Picker({ state }: { state: CheckoutState }) {
               disabled={!c.payable || state.busy.value}
               onClick={() => state.choose(c.code)}
             >
-              <img src={c.icon ?? state.api.base + (c.icon_url ?? '')} alt="" width={28} height={28} />
-              <span class="code">{c.code}</span>
+              <img src={c.icon ?? state.api.base + (c.icon_url ?? '')} alt={c.code} width={28} height={28} />
+              <span class="code">{c.ticker}</span>
               <span class="name">{c.name}</span>
-              <span class="net">{c.network}</span>
+              <span class="net">{c.network_name}</span>
               {!c.payable && <span class="min">{t('minimum', { amount: `${c.min_usd} USD` })}</span>}
             </button>
           </li>

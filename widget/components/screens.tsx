@@ -24,7 +24,7 @@ export function Success({
       </p>
       {p && (
         <p class="mono">
-          {p.actually_paid} {p.pay_currency}
+          {p.actually_paid} {p.ticker}
         </p>
       )}
       {redirecting && <p class="muted">{t('redirecting')}</p>}

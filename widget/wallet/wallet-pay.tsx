@@ -145,7 +145,7 @@ function WalletPay({ offer: o }: { offer: Offer; drawn: number }) {
         ...(ok && due.explorer_url && { link: `${due.explorer_url}/tx/${hash}` }),
       };
     } catch (e) {
-      o.note = { text: tw(failureOf(e), { currency: p.pay_currency }), alert: true };
+      o.note = { text: tw(failureOf(e), { currency: p.ticker }), alert: true };
     } finally {
       o.pending = false;
       draw(o);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { shippedAssets } from '../core/catalog/assets.js';
-import { assetLabel, networkName } from './asset-label.js';
+import { assetLabel, assetTicker, networkName } from './asset-label.js';
+import { shippedAssets } from './assets.js';
 
 describe('asset labels', () => {
   it('names tokens by ticker and network, and plain coins by their code', () => {
@@ -11,6 +11,15 @@ describe('asset labels', () => {
     expect(assetLabel('ETHBASE')).toBe('ETH (Base)');
     expect(assetLabel('BTC')).toBe('BTC');
     expect(assetLabel('POL')).toBe('POL');
+  });
+
+  it('gives the ticker alone, as the popup prints it beside the network name', () => {
+    expect(assetTicker('USDTERC20')).toBe('USDT');
+    expect(assetTicker('usdcbase')).toBe('USDC');
+    expect(assetTicker('BNBBSC')).toBe('BNB');
+    expect(assetTicker('LTC')).toBe('LTC');
+    expect(networkName('eth')).toBe('Ethereum');
+    expect(networkName('unknown')).toBe('unknown');
   });
 
   it('agrees with the catalog: a suffixed code sits on the network it names, every network has a name', () => {
