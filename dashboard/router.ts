@@ -32,10 +32,11 @@ export type Route =
   | { name: 'home' }
   | { name: 'set-password' }
   | { name: 'payments' | 'balances' | 'sweeps' | 'webhooks' | 'keys' | 'settings' | 'try'; merchantId: string }
+  | { name: 'users' | 'audit'; merchantId: string }
   | { name: 'payment'; merchantId: string; paymentId: string }
   | { name: 'not-found' };
 
-const PAGES = new Set(['payments', 'balances', 'sweeps', 'webhooks', 'keys', 'settings', 'try']);
+const PAGES = new Set(['payments', 'balances', 'sweeps', 'webhooks', 'keys', 'settings', 'try', 'users', 'audit']);
 
 /** What a path shows. */
 export function routeOf(path: string): Route {
