@@ -86,8 +86,11 @@ test.describe('dashboard accounts, keys and audit', () => {
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel('Old key keeps working for')).toHaveValue('24');
     await expectAccessible(page, 'rotate dialog', 'dialog[open]');
-    await page.keyboard.press('Tab'); // from the select to "Rotate"
+    // Focus starts on "Rotate"; the grace choice is one Shift+Tab away and keeps its default of 24 hours.
     await expect(dialog.getByRole('button', { name: 'Rotate' })).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await expect(dialog.getByLabel('Old key keeps working for')).toBeFocused();
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect(page.locator('[data-secret]')).toBeVisible();
     await expect(
@@ -132,5 +135,16 @@ test.describe('dashboard accounts, keys and audit', () => {
     await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
     await fitsPhone(page, page.getByRole('button', { name: 'Filter' }));
     await fitsPhone(page, page.getByRole('button', { name: 'Download these entries as CSV' }));
+  });
+
+  test('dark mode: the Users and Audit log pages stay accessible', async ({ page, dash }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(dash.url(dash.test.merchant_id, 'users'));
+    await signIn(page);
+    await expect(page.locator('tr[data-user]').first()).toBeVisible();
+    await expectAccessible(page, 'Users page, dark');
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await expect(page.locator('tr[data-audit]').first()).toBeVisible();
+    await expectAccessible(page, 'Audit log page, dark');
   });
 });
