@@ -4,6 +4,8 @@ import { RateLimiter } from '../api-kit/rate-limit.js';
 import { answerOtherMethods } from '../api-kit/routes.js';
 import { type DashCtx, type DashEnv, guard, requireMember, requireSession } from './context.js';
 import { registerBalances } from './routes/balances.js';
+import { registerChangePassword } from './routes/change-password.js';
+import { registerChangeRole } from './routes/change-role.js';
 import { registerCreateKey } from './routes/create-key.js';
 import { registerCreatePaymentLink } from './routes/create-payment-link.js';
 import { registerDeactivateKey } from './routes/deactivate-key.js';
@@ -12,6 +14,7 @@ import { registerExportAudit } from './routes/export-audit.js';
 import { registerExportPayments } from './routes/export-payments.js';
 import { registerGetDelivery } from './routes/get-delivery.js';
 import { registerGetPayment } from './routes/get-payment.js';
+import { registerInviteUser } from './routes/invite-user.js';
 import { registerLabelKey } from './routes/label-key.js';
 import { registerListAssets } from './routes/list-assets.js';
 import { registerListAudit } from './routes/list-audit.js';
@@ -19,6 +22,7 @@ import { registerListDeliveries } from './routes/list-deliveries.js';
 import { registerListForwarders } from './routes/list-forwarders.js';
 import { registerListKeys } from './routes/list-keys.js';
 import { registerListPayments } from './routes/list-payments.js';
+import { registerListUsers } from './routes/list-users.js';
 import { registerNetworks } from './routes/networks.js';
 import { registerOverview } from './routes/overview.js';
 import { registerPaymentEvents } from './routes/payment-events.js';
@@ -28,6 +32,7 @@ import { registerReadSettings } from './routes/read-settings.js';
 import { registerRedeliver } from './routes/redeliver.js';
 import { registerRedeliverFailed } from './routes/redeliver-failed.js';
 import { registerRefundPayment } from './routes/refund-payment.js';
+import { registerRemoveUser } from './routes/remove-user.js';
 import { registerRotateKey } from './routes/rotate-key.js';
 import { registerRotateWebhookSecret } from './routes/rotate-webhook-secret.js';
 import { registerSendTestEvent } from './routes/send-test-event.js';
@@ -60,6 +65,7 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   // through a link do not.
   app.use('/session', (c, next) => (c.req.method === 'DELETE' ? session(c, next) : next()));
   app.use('/merchants/:merchant_id/*', session, requireMember(x));
+  app.use('/account/*', session);
 
   registerSignIn(app, x);
   registerReadSession(app, x);
@@ -100,6 +106,11 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   registerTryCheckout(app, x);
   registerListAudit(app, x);
   registerExportAudit(app, x);
+  registerListUsers(app, x);
+  registerInviteUser(app, x);
+  registerChangeRole(app, x);
+  registerRemoveUser(app, x);
+  registerChangePassword(app, x);
   answerOtherMethods(app);
   return app;
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { sessionLost } from './api.js';
 import { Layout } from './layout.js';
+import { AuditPage } from './pages/audit.js';
 import { BalancesPage } from './pages/balances.js';
 import { KeysPage } from './pages/keys.js';
 import { OverviewPage } from './pages/overview.js';
@@ -12,6 +13,7 @@ import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SweepsPage } from './pages/sweeps.js';
 import { TryPage } from './pages/try.js';
+import { UsersPage } from './pages/users.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { location, navigate, pagePath, type Route, routeOf } from './router.js';
 import { loadMe, me, membership } from './session.js';
@@ -42,6 +44,10 @@ function merchantPage(route: Exclude<Route, { name: 'home' | 'set-password' | 'n
       return <SettingsPage merchantId={route.merchantId} />;
     case 'try':
       return <TryPage merchantId={route.merchantId} />;
+    case 'users':
+      return <UsersPage merchantId={route.merchantId} />;
+    case 'audit':
+      return <AuditPage merchantId={route.merchantId} />;
   }
 }
 

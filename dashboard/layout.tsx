@@ -15,6 +15,8 @@ const NAV = [
   ['keys', 'API keys'],
   ['settings', 'Settings'],
   ['try', 'Try the checkout'],
+  ['users', 'Users'],
+  ['audit', 'Audit log'],
 ] as const;
 
 /** Switching merchants keeps the page (Payments stays Payments) and starts at its first view. */

@@ -32,13 +32,36 @@ export type Route =
   | { name: 'home' }
   | { name: 'set-password' }
   | {
-      name: 'overview' | 'sell' | 'payments' | 'balances' | 'sweeps' | 'webhooks' | 'keys' | 'settings' | 'try';
+      name:
+        | 'overview'
+        | 'sell'
+        | 'payments'
+        | 'balances'
+        | 'sweeps'
+        | 'webhooks'
+        | 'keys'
+        | 'settings'
+        | 'try'
+        | 'users'
+        | 'audit';
       merchantId: string;
     }
   | { name: 'payment'; merchantId: string; paymentId: string }
   | { name: 'not-found' };
 
-const PAGES = new Set(['overview', 'sell', 'payments', 'balances', 'sweeps', 'webhooks', 'keys', 'settings', 'try']);
+const PAGES = new Set([
+  'overview',
+  'sell',
+  'payments',
+  'balances',
+  'sweeps',
+  'webhooks',
+  'keys',
+  'settings',
+  'try',
+  'users',
+  'audit',
+]);
 
 /** What a path shows. */
 export function routeOf(path: string): Route {

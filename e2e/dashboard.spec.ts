@@ -211,6 +211,8 @@ test.describe('merchant dashboard pages', () => {
       await shot(page, testInfo, 'dash-keys');
 
       await row.getByRole('button', { name: /^Rotate/ }).click();
+      // No grace period: the old key stops at once (the 24 h default is in dashboard-accounts.spec.ts).
+      await page.getByRole('dialog').getByLabel('Old key keeps working for').selectOption('0');
       await page.getByRole('dialog').getByRole('button', { name: 'Rotate' }).click();
       const rotated = (await page.locator('[data-secret]').textContent()) ?? '';
       expect(rotated).toMatch(/^sk_test_/);

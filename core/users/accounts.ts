@@ -3,11 +3,13 @@ import type { Clock } from '../clock.js';
 import { AppError, invalid } from '../errors.js';
 import { getMerchant } from '../merchants/merchants.js';
 import type { Database } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 import { deleteMembership, deleteMemberships, insertMembership, type Role, roleIn } from './memberships.js';
 import { issuePasswordToken, voidPasswordTokens } from './password-tokens.js';
-import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import { endUserSessions } from './sessions.js';
-import { type DashboardUser, findUserByEmail, insertUser, setPasswordHash, setUserActive } from './users.js';
+import { accountKey, countAttempt, forgiveAttempt, MAX_FAILURES_PER_ACCOUNT } from './sign-in-throttle.js';
+import { type DashboardUser, findUserByEmail, getUser, insertUser, setPasswordHash, setUserActive } from './users.js';
 
 /*
  * Dashboard accounts as operators manage them (admin CLI `user ...`): users, their memberships, their passwords.
@@ -64,7 +66,7 @@ export async function addUser(
   const hash = o.password === undefined ? null : await hashPassword(o.password);
   // A deactivated user comes back as new: deactivation took their memberships and password (deactivateUser), so
   // they get this one role and a fresh password, never what they had before.
-  const user = await db.transaction().execute(async (trx) => {
+  const user = await inTransaction(db, async (trx) => {
     let u: DashboardUser;
     if (existing) {
       await setPasswordHash(trx, existing.id, hash, now);
@@ -131,4 +133,120 @@ export async function deactivateUser({ db, clock }: Deps, email: string, merchan
     await endUserSessions(trx, user.id);
   });
   return user;
+}
+
+/** The members of a merchant with their roles (the dashboard's Users page). */
+export function membersOf(db: Kysely<Database>, merchantId: string) {
+  return db
+    .selectFrom('dashboard_memberships')
+    .innerJoin('dashboard_users', 'dashboard_users.id', 'dashboard_memberships.user_id')
+    .select([
+      'dashboard_users.id',
+      'dashboard_users.email',
+      'dashboard_users.password_hash',
+      'dashboard_users.last_sign_in_at',
+      'dashboard_memberships.role',
+      'dashboard_memberships.created_at',
+    ])
+    .where('dashboard_memberships.merchant_id', '=', merchantId)
+    .where('dashboard_users.active', '=', 1)
+    .orderBy('dashboard_users.email')
+    .execute();
+}
+
+/** Refuses a change that would leave a merchant with no owner: nobody could then manage its users or keys. */
+async function keepAnOwner(db: Kysely<Database>, merchantId: string, userId: string): Promise<void> {
+  const others = await db
+    .selectFrom('dashboard_memberships')
+    .select('user_id')
+    .where('merchant_id', '=', merchantId)
+    .where('role', '=', 'owner')
+    .where('user_id', '!=', userId)
+    .limit(1)
+    .execute();
+  if (others.length === 0)
+    throw new AppError('CONFLICT', 'This is the only owner of this merchant: make someone else an owner first');
+}
+
+/**
+ * A member's new role in one merchant (an owner's dashboard). Undefined when the user is no member (reads as not
+ * found). The last owner is not demoted.
+ */
+export async function changeRole(
+  db: Kysely<Database>,
+  merchantId: string,
+  userId: string,
+  role: Role,
+): Promise<{ email: string; from: Role } | undefined> {
+  return inTransaction(db, async (trx) => {
+    const m = (await membersOf(trx, merchantId)).find((x) => x.id === userId);
+    if (!m) return undefined;
+    if (m.role === 'owner' && role !== 'owner') await keepAnOwner(trx, merchantId, userId);
+    await trx
+      .updateTable('dashboard_memberships')
+      .set({ role })
+      .where('user_id', '=', userId)
+      .where('merchant_id', '=', merchantId)
+      .execute();
+    // No sign-out needed: every request and each batch of live events reads the role afresh.
+    return { email: m.email, from: m.role };
+  });
+}
+
+/**
+ * Removes a member from one merchant; their other merchants stay, and so do their sessions (every request and each
+ * batch of live events checks the membership, so this merchant reads as not found at once). The last owner is not
+ * removed. Undefined when the user is no member.
+ */
+export async function removeMember(
+  db: Kysely<Database>,
+  merchantId: string,
+  userId: string,
+): Promise<{ email: string; role: Role } | undefined> {
+  return inTransaction(db, async (trx) => {
+    const m = (await membersOf(trx, merchantId)).find((x) => x.id === userId);
+    if (!m) return undefined;
+    if (m.role === 'owner') await keepAnOwner(trx, merchantId, userId);
+    await deleteMembership(trx, userId, merchantId);
+    return { email: m.email, role: m.role };
+  });
+}
+
+/**
+ * A signed-in user's new password, given the current one (a session left open on a shared computer must not be
+ * enough to lock its owner out). Every other session of the user ends; `keepSessionId` stays signed in. The check
+ * counts against the account's sign-in limit like a sign-in (sign-in-throttle.ts). `audit` runs in the transaction.
+ */
+export async function changePassword(
+  { db, clock }: Deps,
+  o: { userId: string; current: string; next: string; keepSessionId: string },
+  audit: (trx: Kysely<Database>) => Promise<void>,
+): Promise<void> {
+  const problem = passwordProblem(o.next);
+  if (problem) throw invalid('new_password', problem);
+  const user = await getUser(db, o.userId);
+  if (!user) throw new AppError('UNAUTHORIZED', 'Not signed in, or your session expired: sign in again');
+  const now = clock.now();
+  const key = accountKey(user.email);
+  const wait = await countAttempt(db, key, MAX_FAILURES_PER_ACCOUNT, now);
+  if (wait > 0) {
+    await forgiveAttempt(db, key);
+    throw new AppError('RATE_LIMITED', 'Too many wrong passwords for this account. Try again later.', {
+      retryAfter: wait,
+    });
+  }
+  if (!(await verifyPassword(o.current, user.password_hash)))
+    throw invalid('current_password', 'Not your current password');
+  await forgiveAttempt(db, key);
+  const hash = await hashPassword(o.next);
+  await db.transaction().execute(async (trx) => {
+    await setPasswordHash(trx, user.id, hash, now);
+    await voidPasswordTokens(trx, user.id, now);
+    await trx
+      .deleteFrom('dashboard_sessions')
+      .where('user_id', '=', user.id)
+      .where('id', '!=', o.keepSessionId)
+      .execute();
+    await audit(trx);
+  });
 }

@@ -13,7 +13,10 @@ interface Key {
   id: string;
   kind: 'secret' | 'public';
   prefix: string;
+  label: string | null;
   active: boolean;
+  /** A rotated key's grace end: it works until then. */
+  expires_at: string | null;
   created_at: string;
   deactivated_at: string | null;
   last_used_at: string | null;
@@ -29,6 +32,7 @@ export function KeysPage({ merchantId }: { merchantId: string }) {
   const owner = membership(merchantId)?.role === 'owner';
   const keys = useLoad(() => api<Key[]>(m(merchantId, '/keys')), [merchantId]);
   const fresh = useSignal<{ kind: string; key: string } | null>(null);
+  const grace = useSignal('24');
   const notice = useSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const act = async (work: () => Promise<{ kind: string; key: string } | unknown>, done: string) => {
     notice.value = null;
@@ -61,8 +65,9 @@ export function KeysPage({ merchantId }: { merchantId: string }) {
           class="inline-form"
           onSubmit={(e) => {
             e.preventDefault();
-            const kind = String(new FormData(e.currentTarget as HTMLFormElement).get('kind'));
-            void act(() => api(m(merchantId, '/keys'), { body: { kind } }), 'Key created');
+            const f = new FormData(e.currentTarget as HTMLFormElement);
+            const body = { kind: String(f.get('kind')), label: String(f.get('label') ?? '') };
+            void act(() => api(m(merchantId, '/keys'), { body }), 'Key created');
           }}
         >
           <label>
@@ -71,6 +76,10 @@ export function KeysPage({ merchantId }: { merchantId: string }) {
               <option value="secret">{KIND.secret}</option>
               <option value="public">{KIND.public}</option>
             </select>
+          </label>
+          <label>
+            Label (optional)
+            <input name="label" maxLength={60} autocomplete="off" />
           </label>
           <button type="submit" class="primary">
             Create key
@@ -83,6 +92,7 @@ export function KeysPage({ merchantId }: { merchantId: string }) {
           <thead>
             <tr>
               <th scope="col">Key</th>
+              <th scope="col">Label</th>
               <th scope="col">Kind</th>
               <th scope="col">State</th>
               <th scope="col">Created</th>
@@ -94,27 +104,52 @@ export function KeysPage({ merchantId }: { merchantId: string }) {
             {keys.data.value.map((k) => (
               <tr key={k.id} data-key={k.id}>
                 <td class="mono">{k.prefix}…</td>
+                <td data-field="label">{k.label ?? ''}</td>
                 <td>{KIND[k.kind]}</td>
-                <td>{k.active ? 'active' : `deactivated ${when(k.deactivated_at)}`}</td>
+                <td data-field="state">
+                  {k.active
+                    ? k.expires_at
+                      ? `rotated: works until ${when(k.expires_at)}`
+                      : 'active'
+                    : `deactivated ${when(k.deactivated_at)}`}
+                </td>
                 <td>{when(k.created_at)}</td>
                 <td data-field="last-used">{k.last_used_at ? when(k.last_used_at) : 'never'}</td>
                 {owner ? (
                   <td class="actions">
                     {k.active ? (
                       <>
-                        <ConfirmButton
-                          label={`Rotate ${k.prefix}…`}
-                          title={`Rotate key ${k.prefix}…?`}
-                          confirmLabel="Rotate"
-                          onConfirm={() =>
-                            act(() => api(m(merchantId, `/keys/${k.id}/rotate`), { body: {} }), 'Key rotated')
-                          }
-                        >
-                          <p>
-                            A new key replaces this one, which stops working at once. Update your integration right
-                            after.
-                          </p>
-                        </ConfirmButton>
+                        {k.expires_at ? null : (
+                          <ConfirmButton
+                            label={`Rotate ${k.prefix}…`}
+                            title={`Rotate key ${k.prefix}…?`}
+                            confirmLabel="Rotate"
+                            onConfirm={() =>
+                              act(
+                                () =>
+                                  api(m(merchantId, `/keys/${k.id}/rotate`), {
+                                    body: { grace_hours: Number(grace.value) },
+                                  }),
+                                'Key rotated',
+                              )
+                            }
+                          >
+                            <p>
+                              A new key (with the same label) replaces this one. Keep the old key working while you
+                              deploy the new one:
+                            </p>
+                            <label>
+                              Old key keeps working for
+                              <select value={grace.value} onChange={(e) => (grace.value = e.currentTarget.value)}>
+                                <option value="0">no time: stop it now</option>
+                                <option value="1">1 hour</option>
+                                <option value="24">24 hours</option>
+                                <option value="72">3 days</option>
+                                <option value="168">7 days</option>
+                              </select>
+                            </label>
+                          </ConfirmButton>
+                        )}
                         <ConfirmButton
                           label={`Deactivate ${k.prefix}…`}
                           title={`Deactivate key ${k.prefix}…?`}

@@ -15,6 +15,7 @@ export function ConfirmButton(props: {
   disabled?: boolean;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const confirm = useRef<HTMLButtonElement>(null);
   const close = () => dialog.current?.close();
   return (
     <>
@@ -22,7 +23,11 @@ export function ConfirmButton(props: {
         type="button"
         class={props.danger ? 'danger' : ''}
         disabled={props.disabled}
-        onClick={() => dialog.current?.showModal()}
+        onClick={() => {
+          dialog.current?.showModal();
+          // Focus starts on the confirming button even when the body holds a control (a choice to make first).
+          confirm.current?.focus();
+        }}
       >
         {props.label}
       </button>
@@ -31,6 +36,7 @@ export function ConfirmButton(props: {
         <div class="dialog-body">{props.children}</div>
         <div class="actions">
           <button
+            ref={confirm}
             type="button"
             class={props.danger ? 'danger' : 'primary'}
             onClick={async () => {

@@ -1,0 +1,42 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { readJson } from '../../api-kit/body.js';
+import { ok } from '../../api-kit/envelope.js';
+import { recordAudit } from '../../core/audit/audit-log.js';
+import { changePassword } from '../../core/users/accounts.js';
+import { membershipsOf } from '../../core/users/memberships.js';
+import { MAX_PASSWORD_LENGTH } from '../../core/users/passwords.js';
+import type { DashCtx, DashEnv } from '../context.js';
+
+export const changePasswordSchema = z.strictObject({
+  current_password: z
+    .string()
+    .min(1, 'Required')
+    .max(MAX_PASSWORD_LENGTH * 4),
+  new_password: z.string().max(MAX_PASSWORD_LENGTH * 4),
+});
+
+/**
+ * POST /account/password: the signed-in user's new password, given the current one. Other sessions end; this one
+ * stays. Each of the user's merchants gets an audit entry, in the same transaction.
+ */
+export function registerChangePassword(app: Hono<DashEnv>, x: DashCtx): void {
+  app.post('/account/password', async (c) => {
+    const { data } = await readJson(c, changePasswordSchema, x.deps.limits.bodyBytes);
+    const s = c.get('signedIn');
+    await changePassword(
+      x.deps,
+      { userId: s.userId, current: data.current_password, next: data.new_password, keepSessionId: s.id },
+      async (trx) => {
+        for (const m of await membershipsOf(trx, s.userId))
+          await recordAudit(trx, x.deps.clock.now(), {
+            merchantId: m.merchant_id,
+            actor: { userId: s.userId, email: s.email },
+            action: 'password.change',
+            address: x.clientAddress(c),
+          });
+      },
+    );
+    return ok(c, null, 'Password changed; your other sessions were signed out');
+  });
+}
