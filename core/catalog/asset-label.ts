@@ -18,6 +18,7 @@ const NETWORKS = new Map([
   ['sol', 'Solana'],
   ['xrp', 'XRP Ledger'],
   ['base', 'Base'],
+  ['xmr', 'Monero'],
 ]);
 
 /**
