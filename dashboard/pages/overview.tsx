@@ -58,9 +58,10 @@ function DailyChart({ days }: { days: Day[] }) {
         </title>
         <line x1="0" y1={H} x2={W} y2={H} class="axis" />
         {days.map((d, i) => {
-          const h = Math.round(((cents[i] ?? 0) / max) * (H - 10));
+          // Not `h`: the JSX factory is `h`, and a local of that name would shadow it.
+          const tall = Math.round(((cents[i] ?? 0) / max) * (H - 10));
           return (
-            <rect key={d.day} x={i * bar + 2} y={H - h} width={bar - 4} height={h} class="bar" data-day={d.day}>
+            <rect key={d.day} x={i * bar + 2} y={H - tall} width={bar - 4} height={tall} class="bar" data-day={d.day}>
               <title>
                 {d.day}: {amountText(d.sold_usd, 'USD')}, {d.received_payments} received
               </title>
@@ -77,25 +78,28 @@ function DailyChart({ days }: { days: Day[] }) {
       <figcaption>
         Sold per day (USD, finished payments), UTC days. Highest day: {amountText(maxText(days), 'USD')}.
       </figcaption>
-      <table class="sr-only">
-        <caption>Sold per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Sold (USD)</th>
-            <th scope="col">Payments received</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((d) => (
-            <tr key={d.day}>
-              <td>{d.day}</td>
-              <td>{d.sold_usd}</td>
-              <td>{d.received_payments}</td>
+      {/* The wrapper, not the table, is hidden: a table never shrinks below its content, so it would widen the page. */}
+      <div class="sr-only">
+        <table>
+          <caption>Sold per day</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Sold (USD)</th>
+              <th scope="col">Payments received</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.day}>
+                <td>{d.day}</td>
+                <td>{d.sold_usd}</td>
+                <td>{d.received_payments}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
