@@ -14,7 +14,19 @@ export interface DashboardBench {
   bundle: { js: number; css: number; total: number; budget: number };
   stores: Record<
     string,
-    | { seeded: number; firstPageMs: number; orderSearchMs: number; txidSearchMs: number; statusFilterMs: number }
+    | {
+        seeded: number;
+        firstPageMs: number;
+        orderSearchMs: number;
+        txidSearchMs: number;
+        statusFilterMs: number;
+        /** Issue 23: the overview's figures, and searches by what the list shows. */
+        overviewMs: number;
+        shownIdSearchMs: number;
+        emailSearchMs: number;
+        filteredSearchMs: number;
+        amountSortMs: number;
+      }
     | { skipped: string }
   >;
 }
@@ -64,12 +76,28 @@ async function measureStore(kind: 'sqlite' | 'postgres') {
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const list = `${base}/merchants/${target.info.merchantId}/payments`;
     const runs = 200;
+    const paymentId = String(target.info.paymentId);
+    const email = String(target.info.email);
     return {
       seeded: Number(process.env.SEED_PAYMENTS ?? '100000'),
       firstPageMs: await timeRequests(`${list}?limit=50`, cookie, runs),
       orderSearchMs: await timeRequests(`${list}?q=${target.info.orderId}`, cookie, runs),
       txidSearchMs: await timeRequests(`${list}?q=${target.info.txid}`, cookie, runs),
       statusFilterMs: await timeRequests(`${list}?status=partially_paid&asset=LTC`, cookie, runs),
+      overviewMs: await timeRequests(`${base}/merchants/${target.info.merchantId}/overview`, cookie, runs),
+      // The id as the list shows it (format.ts short(id, 8)), the start alone, an e-mail in another letter case.
+      shownIdSearchMs: await timeRequests(
+        `${list}?q=${encodeURIComponent(`${paymentId.slice(0, 8)}…${paymentId.slice(-8)}`)}`,
+        cookie,
+        runs,
+      ),
+      emailSearchMs: await timeRequests(`${list}?q=${encodeURIComponent(email)}`, cookie, runs),
+      filteredSearchMs: await timeRequests(
+        `${list}?status=finished&from=2000-01-01&q=${paymentId.slice(0, 9)}`,
+        cookie,
+        runs,
+      ),
+      amountSortMs: await timeRequests(`${list}?status=finished&asset=BTC&sort=amount_desc`, cookie, runs),
     };
   } finally {
     await target.stop();

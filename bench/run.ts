@@ -165,6 +165,12 @@ async function main(): Promise<void> {
         `p50 ${f.orderSearchMs} ms`,
         `by txid ${f.txidSearchMs} ms (floor < 50 ms)`,
       ]);
+      rows.push([`${store}: dashboard overview (issue 23)`, `p50 ${f.overviewMs} ms`, 'floor < 50 ms']);
+      rows.push([
+        `${store}: dashboard search by id as shown`,
+        `p50 ${f.shownIdSearchMs} ms`,
+        `by e-mail ${f.emailSearchMs} ms, filtered search ${f.filteredSearchMs} ms (floor < 50 ms); status+asset by amount ${f.amountSortMs} ms`,
+      ]);
     }
   }
 

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { fromUnits } from '../money/decimal.js';
+import { isPostgres } from '../store/dialect.js';
 import type { Database } from '../store/schema.js';
 import { type PaymentStatus, paymentStatuses } from './status.js';
 import { priceCentsSql } from './store.js';
@@ -36,33 +37,40 @@ export interface Figures {
 
 /**
  * One grouped read of the last 30 days over the index payments_merchant_created_figures (migration 0013), which
- * holds every column it reads. Base units exceed 64 bits (wei), so each is summed in two parts (above and below
- * 10^12) that each fit, and joined here in bigint.
+ * holds every column it reads.
  */
 export async function merchantFigures(db: Kysely<Database>, merchantId: string, now: number): Promise<Figures> {
   const today = Math.floor(now / DAY_MS);
   const from = (today - (FIGURE_DAYS - 1)) * DAY_MS;
   const u = sql.ref('actually_paid_units');
   const cents = priceCentsSql(db);
-  const rows = await db
-    .selectFrom('payments')
-    .select([
-      sql<number | string>`created_at / ${sql.lit(DAY_MS)}`.as('day'),
-      'status',
-      'pay_currency',
-      sql<number | string>`count(*)`.as('n'),
-      sql<
-        number | string
-      >`sum(case when length(${u}) > 12 then cast(substr(${u}, 1, length(${u}) - 12) as bigint) else 0 end)`.as('high'),
-      sql<
-        number | string
-      >`sum(cast(case when length(${u}) > 12 then substr(${u}, length(${u}) - 11) else ${u} end as bigint))`.as('low'),
-      sql<number | string | null>`sum(case when status = 'finished' then ${cents} else 0 end)`.as('cents'),
-    ])
-    .where('merchant_id', '=', merchantId)
-    .where('created_at', '>=', from)
-    .groupBy([sql`created_at / ${sql.lit(DAY_MS)}`, 'status', 'pay_currency'])
-    .execute();
+  const pg = isPostgres(db);
+  const received = sql`status in ('finished', 'partially_paid')`;
+  // PostgreSQL sums exact numerics; SQLite has none, so base units (wider than 64 bits for wei) are summed in two
+  // integer parts, above and below 10^12, joined below in bigint. Rows not received add nothing to either.
+  const units = pg
+    ? { high: sql`0`, low: sql`case when ${received} then cast(${u} as numeric) else 0 end` }
+    : {
+        high: sql`case when ${received} and length(${u}) > 12 then cast(substr(${u}, 1, length(${u}) - 12) as bigint) else 0 end`,
+        low: sql`case when ${received} then cast(case when length(${u}) > 12 then substr(${u}, length(${u}) - 11) else ${u} end as bigint) else 0 end`,
+      };
+  const query = (q: Kysely<Database>) =>
+    q
+      .selectFrom('payments')
+      .select([
+        sql<number | string>`created_at / ${sql.lit(DAY_MS)}`.as('day'),
+        'status',
+        'pay_currency',
+        sql<number | string>`count(*)`.as('n'),
+        sql<number | string | null>`sum(${units.high})`.as('high'),
+        sql<number | string | null>`sum(${units.low})`.as('low'),
+        sql<number | string | null>`sum(case when status = 'finished' then ${cents} else 0 end)`.as('cents'),
+      ])
+      .where('merchant_id', '=', merchantId)
+      .where('created_at', '>=', from)
+      .groupBy([sql`created_at / ${sql.lit(DAY_MS)}`, 'status', 'pay_currency'])
+      .execute();
+  const rows = await query(db);
 
   const period = (days: number): PeriodFigures => ({
     from: (today - (days - 1)) * DAY_MS,
@@ -81,21 +89,21 @@ export async function merchantFigures(db: Kysely<Database>, merchantId: string, 
   for (const r of rows) {
     const dayIndex = Number(r.day) - (today - (FIGURE_DAYS - 1));
     const n = Number(r.n);
-    const units = BigInt(String(r.high ?? 0)) * 10n ** 12n + BigInt(String(r.low ?? 0));
+    const units = BigInt(String(r.high ?? 0)) * 10n ** 12n + BigInt(String(r.low ?? 0).replace(/\.0*$/, ''));
     const sold = BigInt(String(r.cents ?? 0));
-    const received = RECEIVED.has(r.status);
+    const isReceived = RECEIVED.has(r.status);
     const slot = daily[dayIndex];
     if (slot) {
       slot.payments += n;
       slot.soldCents += sold;
-      if (received) slot.received += n;
+      if (isReceived) slot.received += n;
     }
     for (const p of [periods.today, periods.days7, periods.days30]) {
       if (Number(r.day) * DAY_MS < p.from) continue;
       p.payments += n;
       p.soldCents += sold;
       if (r.status in p.byStatus) p.byStatus[r.status as PaymentStatus] += n;
-      if (received) p.received.set(r.pay_currency, (p.received.get(r.pay_currency) ?? 0n) + units);
+      if (isReceived) p.received.set(r.pay_currency, (p.received.get(r.pay_currency) ?? 0n) + units);
     }
   }
   return { periods, daily };

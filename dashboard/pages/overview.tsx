@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api, m } from '../api.js';
-import { statusLabel } from '../format.js';
+import { money, statusLabel } from '../format.js';
 import { onPayment } from '../live.js';
 import { pagePath } from '../router.js';
 import { Link } from '../ui/link.js';
@@ -30,9 +30,6 @@ interface Overview {
 
 const PERIOD_LABELS = { today: 'Today', '7d': '7 days', '30d': '30 days' } as const;
 
-/** An exact amount with its currency: this page's one place that writes money (dashboard/format.ts may take it). */
-const amountText = (amount: string, currency: string) => `${amount} ${currency}`;
-
 /**
  * Daily sold USD as bars, in plain SVG (no chart library: the dashboard's JS and CSS stay small). The figures are
  * also in a table for screen readers; heights only scale the picture, every number shown is the exact text.
@@ -58,11 +55,12 @@ function DailyChart({ days }: { days: Day[] }) {
         </title>
         <line x1="0" y1={H} x2={W} y2={H} class="axis" />
         {days.map((d, i) => {
-          const h = Math.round(((cents[i] ?? 0) / max) * (H - 10));
+          // Not `h`: the JSX factory is `h`, and a local of that name would shadow it.
+          const tall = Math.round(((cents[i] ?? 0) / max) * (H - 10));
           return (
-            <rect key={d.day} x={i * bar + 2} y={H - h} width={bar - 4} height={h} class="bar" data-day={d.day}>
+            <rect key={d.day} x={i * bar + 2} y={H - tall} width={bar - 4} height={tall} class="bar" data-day={d.day}>
               <title>
-                {d.day}: {amountText(d.sold_usd, 'USD')}, {d.received_payments} received
+                {d.day}: {money(d.sold_usd, 'USD')}, {d.received_payments} received
               </title>
             </rect>
           );
@@ -75,27 +73,30 @@ function DailyChart({ days }: { days: Day[] }) {
         </text>
       </svg>
       <figcaption>
-        Sold per day (USD, finished payments), UTC days. Highest day: {amountText(maxText(days), 'USD')}.
+        Sold per day (USD, finished payments), UTC days. Highest day: {money(maxText(days), 'USD')}.
       </figcaption>
-      <table class="sr-only">
-        <caption>Sold per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Sold (USD)</th>
-            <th scope="col">Payments received</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((d) => (
-            <tr key={d.day}>
-              <td>{d.day}</td>
-              <td>{d.sold_usd}</td>
-              <td>{d.received_payments}</td>
+      {/* The wrapper, not the table, is hidden: a table never shrinks below its content, so it would widen the page. */}
+      <div class="sr-only">
+        <table>
+          <caption>Sold per day</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Sold (USD)</th>
+              <th scope="col">Payments received</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.day}>
+                <td>{d.day}</td>
+                <td>{d.sold_usd}</td>
+                <td>{d.received_payments}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
@@ -147,12 +148,12 @@ export function OverviewPage({ merchantId }: { merchantId: string }) {
             <dl class="figures">
               <div>
                 <dt>Sold (USD)</dt>
-                <dd data-field="sold-usd">{amountText(p.sold_usd, 'USD')}</dd>
+                <dd data-field="sold-usd">{money(p.sold_usd, 'USD')}</dd>
               </div>
               {p.received.map((r) => (
                 <div key={r.asset} data-asset={r.asset}>
                   <dt>{r.asset}</dt>
-                  <dd>{amountText(r.amount, r.asset)}</dd>
+                  <dd>{money(r.amount, r.asset)}</dd>
                 </div>
               ))}
             </dl>

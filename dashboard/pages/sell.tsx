@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { ApiError, api, m } from '../api.js';
+import { money } from '../format.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
 import type { PaymentRow } from '../types.js';
@@ -105,7 +106,7 @@ export function SellPage({ merchantId }: { merchantId: string }) {
         <section aria-labelledby="link-h" aria-live="polite">
           <h2 id="link-h">Payment link created</h2>
           <p>
-            {c.payment.price_amount} {c.payment.price_currency}, payment{' '}
+            {money(c.payment.price_amount, c.payment.price_currency)}, payment{' '}
             <Link href={`${pagePath(merchantId, 'payments')}/${c.payment.payment_id}`} class="mono">
               {c.payment.payment_id}
             </Link>

@@ -1,3 +1,4 @@
+import { useSignal } from '@preact/signals';
 import { short, when } from '../format.js';
 import { pagePath } from '../router.js';
 import type { Delivery } from '../types.js';
@@ -54,11 +55,7 @@ export function DeliveryList(props: {
               </button>
             ) : null}
           </div>
-          <details class="payload">
-            <summary>Payload as sent</summary>
-            {/* Exactly the bytes that were signed and sent, so they compare with what the receiver logged. */}
-            <pre data-field="payload">{d.payload}</pre>
-          </details>
+          <Payload text={d.payload} />
           {d.attempts.length > 0 ? (
             <DataTable class="attempts" caption={`Attempts of ${d.delivery_id}`}>
               <thead>
@@ -94,5 +91,19 @@ export function DeliveryList(props: {
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * The payload exactly as signed and sent (so it compares with what the receiver logged), written into the page only
+ * once opened: a log of 50 deliveries stays light, and its text is not on the page twice until asked for.
+ */
+function Payload({ text }: { text: string }) {
+  const open = useSignal(false);
+  return (
+    <details class="payload" onToggle={(e) => (open.value = (e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Payload as sent</summary>
+      {open.value ? <pre data-field="payload">{text}</pre> : null}
+    </details>
   );
 }
