@@ -59,7 +59,8 @@ test.describe('the dashboard walk (issue 23)', () => {
     await expect(row.locator('[data-status]')).toHaveText('finished');
     const cells = row.locator('td.num');
     await expect(cells.nth(0)).toHaveText('$59.90');
-    await expect(cells.nth(1)).toHaveText(`${paid.payAmount} BTC`);
+    // The amount cell also holds the button that copies the payment's address.
+    await expect(cells.nth(1)).toHaveText(`${paid.payAmount} BTCCopy`);
     await expect(cells.nth(2)).toHaveText(`${paid.payAmount} BTC`);
 
     await row.getByRole('link').click();
@@ -75,7 +76,7 @@ test.describe('the dashboard walk (issue 23)', () => {
     });
     const usdtId: string = usdt.json.data.payment.payment_id;
     await open(page, dash, 'payments', 'Payments');
-    await expect(page.locator(`tr[data-payment="${usdtId}"] td.num`).nth(1)).toHaveText('25 USDT (Ethereum)');
+    await expect(page.locator(`tr[data-payment="${usdtId}"] td.num`).nth(1)).toHaveText('25 USDT (Ethereum)Copy');
     await expect(page.getByLabel('Asset').locator('option[value="USDTERC20"]')).toHaveText('USDT (Ethereum)');
 
     await open(page, dash, 'balances', 'Balances');
@@ -142,7 +143,7 @@ test.describe('the dashboard walk (issue 23)', () => {
       const row = page.locator(`tr[data-payment="${paid.id}"]`);
       await expect(row.locator('[data-status]')).toHaveText('finished');
       for (const cell of await row.locator('td:not(:empty)').all()) await expectOnScreen(page, cell);
-      await expect(row.locator('td[data-label="Amount"]')).toHaveText(`${paid.payAmount} BTC`);
+      await expect(row.locator('td[data-label="Amount"]')).toHaveText(`${paid.payAmount} BTCCopy`);
       await expectNoSidewaysScroll(page, 'payments');
       await expectAccessible(page, 'payments at 390 px');
       await shot(page, testInfo, 'dash-payments-390');

@@ -185,7 +185,7 @@ test.describe('wallet pay in the drop-in (live EVM on a real anvil)', () => {
     const dialog = await openCheckout(page, 'USDTERC20');
     await dialog.getByRole('button', { name: 'Pay with Test Wallet' }).click();
     await expect(dialog.getByRole('alert')).toHaveText(
-      'This wallet account does not hold enough USDTERC20 for this payment and its network fee.',
+      'This wallet account does not hold enough USDT for this payment and its network fee.',
     );
     expect((await walletCalls(page)).map((c) => c.method)).not.toContain('eth_sendTransaction');
     await expect(dialog.locator('img[data-field="qr"]')).toBeVisible();
