@@ -463,6 +463,47 @@ describe('live Monero: late, restart, node down, popped blocks', () => {
   }, 120_000);
 });
 
+describe('live Monero: the subaddress lookahead', () => {
+  it('past 200 unpaid subaddresses: a warning, then new ones only at the slow rate (429, nothing written); a paid one resets the run', async () => {
+    const l = await live({ UTXO_PAST_GAP_PER_MINUTE: '1' });
+    try {
+      const { t, logs } = l;
+      const db = t.service.deps.db;
+      // As if subaddresses 1..199 had been handed out and never paid (the guard looks for deposits among them).
+      await db
+        .updateTable('merchant_xpubs')
+        .set({ next_index: 200 })
+        .where('merchant_id', '=', t.merchant.merchant_id)
+        .where('chain', '=', 'xmr')
+        .execute();
+      const past = await create(t);
+      expect(past.index).toBe(200);
+      expect(logs.find((x) => /gap limit/.test(x.msg))).toMatchObject({
+        level: 'warn',
+        fields: { merchant_id: t.merchant.merchant_id, network: 'xmr', index: 200, gap_limit: 200 },
+      });
+      const before = await db.selectFrom('payments').select('id').execute();
+      const refused = await t.api('/api/v1/payments', {
+        body: { amount: 30, currency: 'XMR', email: 'a@example.com' },
+      });
+      expect(refused.status, refused.text).toBe(429);
+      expect(await db.selectFrom('payments').select('id').execute()).toHaveLength(before.length);
+
+      // Paid: the merchant's wallet finds subaddress 200, and the next ones are within its lookahead again.
+      const txid = await node.pay([{ address: past.address, amount: past.units }]);
+      await until(
+        () => deposits(t, past.id),
+        (ds) => ds.some((d) => d.txid === txid),
+      );
+      const next = await create(t);
+      expect(next.index).toBe(201); // the refused payment's index rolled back with it
+      await confirm(t, txid);
+    } finally {
+      await l.close();
+    }
+  }, 120_000);
+});
+
 async function viewKeyOf(t: TestService): Promise<string> {
   const row = await t.service.deps.db
     .selectFrom('merchant_xpubs')
