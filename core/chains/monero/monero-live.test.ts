@@ -463,6 +463,25 @@ describe('live Monero: late, restart, node down, popped blocks', () => {
   }, 120_000);
 });
 
+describe('live Monero: a double spend', () => {
+  it('a pool transaction whose output is then spent by another, mined one rolls the payment back to waiting', async () => {
+    await withLive(async ({ t }) => {
+      const p = await create(t);
+      const ds = await node.doubleSpend(p.address);
+      const s = await waitStatus(t, p.id, 'confirming');
+      expect(BigInt(toUnits(s.paid, 12) as bigint)).toBeGreaterThan(p.units);
+      const other = await ds.replace();
+      const back = await waitStatus(t, p.id, 'waiting');
+      expect(back.paid).toBe('0');
+      expect(await deposits(t, p.id)).toMatchObject([{ txid: ds.txid, removed: 1, block_height: null }]);
+      // The first transaction can never come back: its output is spent by `other`, in a block.
+      expect(await node.sendRaw(ds.hex)).toMatchObject({ double_spend: true });
+      expect(other).not.toBe(ds.txid);
+      expect(await events(t, p.id)).toEqual(['confirming', 'waiting']);
+    });
+  }, 120_000);
+});
+
 describe('live Monero: the subaddress lookahead', () => {
   it('past 200 unpaid subaddresses: a warning, then new ones only at the slow rate (429, nothing written); a paid one resets the run', async () => {
     const l = await live({ UTXO_PAST_GAP_PER_MINUTE: '1' });
