@@ -37,7 +37,7 @@ beforeAll(async () => {
   configFile = join(tmpdir(), `chains-xmr-${randomBytes(4).toString('hex')}.json`);
   const xmr = { rpcUrl: node.url, confirmations: CONFIRMATIONS, pollIntervalMs: 100, timeoutMs: 3000 };
   writeFileSync(configFile, JSON.stringify({ networks: { xmr } }));
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await rates?.close();

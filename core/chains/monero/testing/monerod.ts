@@ -230,13 +230,13 @@ export async function startMonerod(): Promise<Monerod> {
       await call('generateblocks', { amount_of_blocks: count, wallet_address: payer.address });
     },
     async mineUntilIn(txid) {
-      for (let i = 0; i < 20; i++) {
-        await m.mine(1);
+      for (let i = 0; i <= 20; i++) {
         const r = await other<{ txs?: { in_pool: boolean; block_height: number }[] }>(url, 'get_transactions', {
           txs_hashes: [txid],
         });
         const tx = r.txs?.[0];
         if (tx && !tx.in_pool) return tx.block_height;
+        if (i < 20) await m.mine(1);
       }
       throw new Error(`${txid} not mined after 20 blocks`);
     },
