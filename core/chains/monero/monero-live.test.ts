@@ -28,11 +28,14 @@ const CONFIRMATIONS = 2;
 const PRICES = { monero: 150 };
 
 let node: Monerod;
+/** Kept so afterAll stops the daemons even when beforeAll timed out while they were still starting. */
+let starting: Promise<Monerod> | undefined;
 let rates: { url: string; close(): Promise<void> };
 let configFile: string;
 
 beforeAll(async () => {
-  node = await startMonerod();
+  starting = startMonerod();
+  node = await starting;
   rates = await startRatesServer(PRICES);
   configFile = join(tmpdir(), `chains-xmr-${randomBytes(4).toString('hex')}.json`);
   const xmr = { rpcUrl: node.url, confirmations: CONFIRMATIONS, pollIntervalMs: 100, timeoutMs: 3000 };
@@ -41,8 +44,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rates?.close();
-  await node?.stop();
-});
+  await starting?.then(
+    (n) => n.stop(),
+    () => undefined,
+  );
+}, 300_000);
 
 /** A merchant's Monero wallet keys, random: spend key b (never given to the service), view key a. */
 function merchantKeys() {
