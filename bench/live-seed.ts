@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { UtxoNet } from '../core/addresses/utxo-params.js';
 import { type KeyChain, setXpub } from '../core/addresses/xpubs.js';
 import { systemClock } from '../core/clock.js';
@@ -5,6 +6,7 @@ import { newId } from '../core/ids.js';
 import { createMerchant } from '../core/merchants/merchants.js';
 import type { Payment } from '../core/payments/payment.js';
 import { migrate, openStore } from '../core/store/db.js';
+import type { Database } from '../core/store/schema.js';
 
 /** The asset of the open payments a live-detection benchmark seeds. */
 export interface SeedAsset {
@@ -23,15 +25,22 @@ export interface SeedAsset {
  */
 export async function seedLiveStore(
   url: string,
-  o: { chain: KeyChain; xpub: string; net?: UtxoNet; asset: SeedAsset; open: number; randomAddress: () => string },
+  o: (
+    | { chain: KeyChain; xpub: string; net?: UtxoNet }
+    /** A chain whose keys are not an extended public key (Monero's address and view key): registers them itself. */
+    | { register: (db: Kysely<Database>, merchantId: string) => Promise<void> }
+  ) & { asset: SeedAsset; open: number; randomAddress: () => string },
 ): Promise<{ key: string; addresses: string[] }> {
   const store = openStore(url);
   try {
     await migrate(store);
     const { db } = store;
     const merchant = await createMerchant(db, systemClock, { name: 'Bench live', mode: 'live' });
-    const xp = await setXpub(db, systemClock, merchant.merchant_id, o.chain, o.xpub, o.net);
-    if (!xp.ok) throw xp.error;
+    if ('register' in o) await o.register(db, merchant.merchant_id);
+    else {
+      const xp = await setXpub(db, systemClock, merchant.merchant_id, o.chain, o.xpub, o.net);
+      if (!xp.ok) throw xp.error;
+    }
     const now = Date.now();
     const addresses: string[] = [];
     for (let i = 0; i < o.open; i += 500) {

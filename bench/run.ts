@@ -242,6 +242,30 @@ async function main(): Promise<void> {
     rows.push(['ltc CPU/block ratio (100k vs 100 open)', `${bitcoin.cpuRatio}x`, 'floor <= 1.2x']);
   }
 
+  const monero = await optional('monero', async () => (await import('./monero.js')).benchMonero());
+  results.monero = monero;
+  if ('skipped' in monero) rows.push(['monero', 'skipped', monero.skipped]);
+  else {
+    for (const ph of monero.phases) {
+      rows.push([
+        `xmr ${ph.openPayments} open: pool -> confirming`,
+        `p50 ${ph.mempoolToConfirmingMs.p50} ms`,
+        `p99 ${ph.mempoolToConfirmingMs.p99} ms (poll ${monero.pollIntervalMs} ms)`,
+      ]);
+      rows.push([
+        `xmr ${ph.openPayments} open: block -> finished`,
+        `p50 ${ph.blockToFinishedMs.p50} ms`,
+        `p99 ${ph.blockToFinishedMs.p99} ms`,
+      ]);
+      rows.push([
+        `xmr ${ph.openPayments} open: watcher CPU/block`,
+        `${ph.cpuMsPerBlock} ms`,
+        `${ph.txPerBlock} tx/block, service RSS ${ph.rssMb} MB`,
+      ]);
+    }
+    rows.push(['xmr CPU/block ratio (10k vs 100 open)', `${monero.cpuRatio}x`, 'floor <= 1.2x']);
+  }
+
   const scale = await optional('scale', async () => (await import('./scale.js')).benchScale());
   results.scale = scale;
   if ('skipped' in scale) rows.push(['scale', 'skipped', scale.skipped]);

@@ -36,6 +36,7 @@ import { registerRemoveUser } from './routes/remove-user.js';
 import { registerRotateKey } from './routes/rotate-key.js';
 import { registerRotateWebhookSecret } from './routes/rotate-webhook-secret.js';
 import { registerSendTestEvent } from './routes/send-test-event.js';
+import { registerSetMoneroKeys } from './routes/set-monero-keys.js';
 import { registerSetPassword } from './routes/set-password.js';
 import { registerSetPayout } from './routes/set-payout.js';
 import { registerSetXpub } from './routes/set-xpub.js';
@@ -98,6 +99,7 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   registerUpdateSettings(app, x);
   registerPreviewXpub(app, x);
   registerSetXpub(app, x);
+  registerSetMoneroKeys(app, x);
   registerSetPayout(app, x);
   registerListForwarders(app, x);
   registerSweepTransaction(app, x);

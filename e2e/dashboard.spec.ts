@@ -265,6 +265,32 @@ test.describe('merchant dashboard pages', () => {
       await expectAccessible(page, 'settings');
       await shot(page, testInfo, 'dash-settings');
     });
+
+    test('settings: Monero address and view key (the spend key refused unechoed), subaddress 1 shown, the key never again', async ({
+      page,
+      dash,
+    }) => {
+      // A wallet made for this test (core/addresses/monero.ts; its subaddresses are proven against wallet-rpc).
+      const address = '49TQZs2QX4eVacekkqY8xyAuEP9k115G2YvGVe6SYf9LTSQFvLUMMhPCJSokBDWZmhZRomb4hz3wVVRUZaz5y5ndAc4BfrB';
+      const viewKey = '0d446d1b32c4664cc8581c350ac1412ca8c61c33bc268e554471e2c771419902';
+      const spendKey = '0e2486c108fc42e8f6cc7b9048313d622f53d1985a8178c1460ac78f80966d01';
+      const first = '8BaGnGie49mHVgphdzPD6RfiQ2YiXUkixGme6RQFsY365U5EgUEuArTLmGRzTAu2WLTycU25AZAqjKGEqmSTUfwjQVNRY5G';
+      await page.goto(dash.url(dash.live.merchant_id, 'settings'));
+      await signIn(page);
+      await expect(page.getByText('No Monero address registered')).toBeVisible();
+      await page.getByLabel('Primary address').fill(address);
+      await page.getByLabel('Private view key').fill(spendKey);
+      await page.getByRole('button', { name: 'Save Monero keys' }).click();
+      await expect(page.locator('#xmr-key-err')).toContainText('SPEND key');
+      expect(await page.locator('#xmr-key-err').textContent()).not.toContain(spendKey);
+      await page.getByLabel('Private view key').fill(viewKey);
+      await page.getByRole('button', { name: 'Save Monero keys' }).click();
+      await expect(page.getByText('Monero address and view key saved')).toBeVisible();
+      await expect(page.getByText(first).first()).toBeVisible();
+      await expect(page.getByText(address)).toBeVisible();
+      expect(await page.content()).not.toContain(viewKey);
+      await expectAccessible(page, 'settings');
+    });
   });
 
   test('try the checkout: the merchant’s own drop-in in test mode; a live merchant points to the test one', async ({

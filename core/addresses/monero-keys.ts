@@ -13,10 +13,18 @@ export const XMR_KEY_CHAIN = 'xmr';
  */
 export const MONERO_SUBADDRESS_LOOKAHEAD = 200;
 
+/** Parsed keys by stored row: the chain source reads every merchant's keys at each block and pool poll. */
+const parsedRows = new Map<string, MoneroViewKey>();
+
 function fromRow(address: string, viewKey: string): MoneroViewKey {
+  const cacheKey = `${address}:${viewKey}`;
+  const cached = parsedRows.get(cacheKey);
+  if (cached) return cached;
   const parsed = parseViewKey(address, viewKey);
   // Both were checked together when set; a row that no longer parses was edited by hand.
   if (!parsed.ok) throw new Error(`stored Monero keys of ${address.slice(0, 8)}... do not match`);
+  // Bounded by the merchants' keys ever set in this process (a replaced key leaves one stale entry).
+  parsedRows.set(cacheKey, parsed.value);
   return parsed.value;
 }
 

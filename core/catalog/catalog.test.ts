@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { base58, base58xrp, bech32, bech32m, createBase58check } from '@scure/base';
 import { isAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { decodeAddress } from '../addresses/monero.js';
 import { ManualClock } from '../clock.js';
 import { toUnits } from '../money/decimal.js';
 import { createFixedRates } from '../pricing/fixed-rates.js';
@@ -61,6 +62,10 @@ const real = {
     'rJb5KsHsDHF1YS5B5DU6QCkH5NsPaKQTcy', // Binance
     'rrrrrrrrrrrrrrrrrrrrrhoLvTp', // ACCOUNT_ZERO, the shortest form
   ],
+  xmr: [
+    '44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A', // Monero General Fund
+    '888tNkZrPN6JsEgekjMnABU4TBzc2Dt29EPAvkRxbANsAnjyPbb3iQ1YBRk1UXcdRsiKc9dhwMVgN5S9cQUiyoogDavup3H', // subaddress
+  ],
 } satisfies Record<string, string[]>;
 
 /** Addresses of other networks (and near misses) that an asset on `network` must refuse. */
@@ -93,6 +98,8 @@ const foreign: Record<keyof typeof real, string[]> = {
   // Base58 32-44 is Solana's whole shape, so only non-base58 or wrongly sized strings can be refused.
   sol: [...real.eth, real.btc[2] ?? '', real.btc[4] ?? '', real.xrp[3] ?? '', `${real.sol[0]}1234567`],
   xrp: [...real.trx, real.btc[0] ?? '', real.eth[0] ?? '', 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyT0'],
+  // A testnet (9...) address's shape, an integrated address (106 characters), other networks.
+  xmr: [...real.btc, ...real.sol, `9${(real.xmr[0] ?? '').slice(1)}`, `4${'1'.repeat(105)}`],
 };
 
 const networks = Object.keys(real) as (keyof typeof real)[];
@@ -118,6 +125,8 @@ function decodes(network: keyof typeof real, address: string): boolean {
       return version([0x41]);
     case 'sol':
       return base58.decode(address).length === 32;
+    case 'xmr':
+      return decodeAddress(address) !== null;
     case 'xrp': {
       const raw = base58xrp.decode(address);
       const payload = raw.subarray(0, -4);
@@ -145,6 +154,7 @@ describe('shipped catalog', () => {
       ['USDTTRC20', 'trx', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 6, null],
       ['SOL', 'sol', null, 9, null],
       ['XRP', 'xrp', null, 6, null],
+      ['XMR', 'xmr', null, 12, null],
       ['ETHBASE', 'base', null, 18, 8453],
       ['USDCBASE', 'base', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 6, 8453],
     ];

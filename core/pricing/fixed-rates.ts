@@ -19,6 +19,7 @@ export const shippedTestRates: Readonly<Record<string, string>> = Object.freeze(
   tron: '0.25',
   solana: '150',
   ripple: '0.5',
+  monero: '150',
 });
 
 /**

@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
 import { evmAddressAt } from '../../core/addresses/hd.js';
+import { subaddressAt } from '../../core/addresses/monero.js';
+import { getMoneroKey } from '../../core/addresses/monero-keys.js';
 import { getXpub } from '../../core/addresses/xpubs.js';
 import { getPayout } from '../../core/forwarders/payouts.js';
 import { allowedOrigins } from '../../core/merchants/merchants.js';
@@ -20,7 +22,11 @@ export function firstAddresses(xpub: string) {
 export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/settings', async (c) => {
     const m = c.get('merchant');
-    const [key, payout] = await Promise.all([getXpub(x.deps.db, m.id, 'evm'), getPayout(x.deps.db, m.id, 'evm')]);
+    const [key, payout, monero] = await Promise.all([
+      getXpub(x.deps.db, m.id, 'evm'),
+      getPayout(x.deps.db, m.id, 'evm'),
+      getMoneroKey(x.deps.db, m.id),
+    ]);
     return ok(c, {
       merchant_id: m.id,
       sub_partner_id: m.sub_partner_id,
@@ -31,6 +37,14 @@ export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
         ? { family: 'evm', xpub: key.xpub, addresses: firstAddresses(key.xpub), next_index: key.nextIndex }
         : null,
       payout: payout ? { chain: 'evm', address: payout } : null,
+      // The view key is a secret: never sent back, only what the merchant checks against the wallet.
+      monero: monero
+        ? {
+            address: monero.key.address,
+            first_subaddress: subaddressAt(monero.key, 1),
+            next_index: monero.nextIndex,
+          }
+        : null,
       forwarder_networks: forwarderNetworks(x.deps).map((n) => n.config.network),
     });
   });

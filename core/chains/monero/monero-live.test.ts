@@ -28,21 +28,27 @@ const CONFIRMATIONS = 2;
 const PRICES = { monero: 150 };
 
 let node: Monerod;
+/** Kept so afterAll stops the daemons even when beforeAll timed out while they were still starting. */
+let starting: Promise<Monerod> | undefined;
 let rates: { url: string; close(): Promise<void> };
 let configFile: string;
 
 beforeAll(async () => {
-  node = await startMonerod();
+  starting = startMonerod();
+  node = await starting;
   rates = await startRatesServer(PRICES);
   configFile = join(tmpdir(), `chains-xmr-${randomBytes(4).toString('hex')}.json`);
   const xmr = { rpcUrl: node.url, confirmations: CONFIRMATIONS, pollIntervalMs: 100, timeoutMs: 3000 };
   writeFileSync(configFile, JSON.stringify({ networks: { xmr } }));
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await rates?.close();
-  await node?.stop();
-});
+  await starting?.then(
+    (n) => n.stop(),
+    () => undefined,
+  );
+}, 300_000);
 
 /** A merchant's Monero wallet keys, random: spend key b (never given to the service), view key a. */
 function merchantKeys() {
@@ -307,7 +313,8 @@ describe('live Monero payments on a regtest monerod', () => {
       await confirm(t, topUp);
       const f = await waitStatus(t, partial.id, 'finished');
       expect(f.paid).toBe('0.2');
-      expect((await deposits(t, partial.id)).map((d) => d.txid)).toEqual([txid, topUp]);
+      // Two deposits, one per transaction (first_seen_at is the block's whole-second time, so their order may tie).
+      expect((await deposits(t, partial.id)).map((d) => d.txid).sort()).toEqual([txid, topUp].sort());
       for (const p of [exact, partial, over])
         expect((await deposits(t, p.id)).every((d) => d.removed === 0 && d.amount_units !== '0')).toBe(true);
     });
@@ -459,6 +466,66 @@ describe('live Monero: late, restart, node down, popped blocks', () => {
       expect(await deposits(t, q.id)).toMatchObject([{ txid: tx2, removed: 1, block_height: null }]);
       expect(await events(t, q.id)).toEqual(['confirming', 'waiting']);
     });
+  }, 120_000);
+});
+
+describe('live Monero: a double spend', () => {
+  it('a pool transaction whose output is then spent by another, mined one rolls the payment back to waiting', async () => {
+    await withLive(async ({ t }) => {
+      const p = await create(t);
+      const ds = await node.doubleSpend(p.address);
+      const s = await waitStatus(t, p.id, 'confirming');
+      expect(BigInt(toUnits(s.paid, 12) as bigint)).toBeGreaterThan(p.units);
+      const other = await ds.replace();
+      const back = await waitStatus(t, p.id, 'waiting');
+      expect(back.paid).toBe('0');
+      expect(await deposits(t, p.id)).toMatchObject([{ txid: ds.txid, removed: 1, block_height: null }]);
+      // The first transaction can never come back: its output is spent by `other`, in a block.
+      expect(await node.sendRaw(ds.hex)).toMatchObject({ double_spend: true });
+      expect(other).not.toBe(ds.txid);
+      expect(await events(t, p.id)).toEqual(['confirming', 'waiting']);
+    });
+  }, 120_000);
+});
+
+describe('live Monero: the subaddress lookahead', () => {
+  it('past 200 unpaid subaddresses: a warning, then new ones only at the slow rate (429, nothing written); a paid one resets the run', async () => {
+    const l = await live({ UTXO_PAST_GAP_PER_MINUTE: '1' });
+    try {
+      const { t, logs } = l;
+      const db = t.service.deps.db;
+      // As if subaddresses 1..199 had been handed out and never paid (the guard looks for deposits among them).
+      await db
+        .updateTable('merchant_xpubs')
+        .set({ next_index: 200 })
+        .where('merchant_id', '=', t.merchant.merchant_id)
+        .where('chain', '=', 'xmr')
+        .execute();
+      const past = await create(t);
+      expect(past.index).toBe(200);
+      expect(logs.find((x) => /gap limit/.test(x.msg))).toMatchObject({
+        level: 'warn',
+        fields: { merchant_id: t.merchant.merchant_id, network: 'xmr', index: 200, gap_limit: 200 },
+      });
+      const before = await db.selectFrom('payments').select('id').execute();
+      const refused = await t.api('/api/v1/payments', {
+        body: { amount: 30, currency: 'XMR', email: 'a@example.com' },
+      });
+      expect(refused.status, refused.text).toBe(429);
+      expect(await db.selectFrom('payments').select('id').execute()).toHaveLength(before.length);
+
+      // Paid: the merchant's wallet finds subaddress 200, and the next ones are within its lookahead again.
+      const txid = await node.pay([{ address: past.address, amount: past.units }]);
+      await until(
+        () => deposits(t, past.id),
+        (ds) => ds.some((d) => d.txid === txid),
+      );
+      const next = await create(t);
+      expect(next.index).toBe(201); // the refused payment's index rolled back with it
+      await confirm(t, txid);
+    } finally {
+      await l.close();
+    }
   }, 120_000);
 });
 

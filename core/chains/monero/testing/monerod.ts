@@ -159,6 +159,14 @@ export interface Monerod {
   popBlocks(count: number): Promise<void>;
   /** Empties the pool (`flush_txpool`): its transactions are gone as if never sent. */
   flushPool(): Promise<void>;
+  /**
+   * A real double spend: one of the payer's spendable outputs swept whole to `address` in a transaction relayed to the
+   * pool, and `replace()`, which flushes it from the pool and mines a transaction spending the same output back to the
+   * payer. Returns the first transaction's id and its hex (monerod refuses it for good afterwards).
+   */
+  doubleSpend(address: string): Promise<{ txid: string; hex: string; replace(): Promise<string> }>;
+  /** `/send_raw_transaction`: monerod's answer (`double_spend`, `status`). */
+  sendRaw(hex: string): Promise<{ status: string; double_spend?: boolean }>;
   /** Whether `txid` is in the pool. */
   inPool(txid: string): Promise<boolean>;
   /** A view-only wallet-rpc from an address and view key (what a merchant restores on their side). */
@@ -222,13 +230,13 @@ export async function startMonerod(): Promise<Monerod> {
       await call('generateblocks', { amount_of_blocks: count, wallet_address: payer.address });
     },
     async mineUntilIn(txid) {
-      for (let i = 0; i < 20; i++) {
-        await m.mine(1);
+      for (let i = 0; i <= 20; i++) {
         const r = await other<{ txs?: { in_pool: boolean; block_height: number }[] }>(url, 'get_transactions', {
           txs_hashes: [txid],
         });
         const tx = r.txs?.[0];
         if (tx && !tx.in_pool) return tx.block_height;
+        if (i < 20) await m.mine(1);
       }
       throw new Error(`${txid} not mined after 20 blocks`);
     },
@@ -245,6 +253,40 @@ export async function startMonerod(): Promise<Monerod> {
     async flushPool() {
       await call('flush_txpool');
     },
+    async doubleSpend(address) {
+      await payer.call('refresh');
+      const outs = await payer.call<{ transfers?: { key_image: string; unlocked: boolean; amount: number }[] }>(
+        'incoming_transfers',
+        { transfer_type: 'available' },
+      );
+      const spendable = (outs.transfers ?? []).filter((o) => o.unlocked && o.key_image);
+      const out = spendable[spendable.length - 1];
+      if (!out) throw new Error('no spendable output');
+      const first = await payer.call<{ tx_hash: string; tx_blob: string }>('sweep_single', {
+        address,
+        key_image: out.key_image,
+        do_not_relay: true,
+        get_tx_hex: true,
+      });
+      const hex = first.tx_blob;
+      const sent = await m.sendRaw(hex);
+      if (sent.status !== 'OK') throw new Error(`send_raw_transaction: ${JSON.stringify(sent)}`);
+      return {
+        txid: first.tx_hash,
+        hex,
+        async replace() {
+          await call('flush_txpool');
+          const second = await payer.call<{ tx_hash: string }>('sweep_single', {
+            address: payer.address,
+            key_image: out.key_image,
+          });
+          const txid = second.tx_hash;
+          await m.mineUntilIn(txid);
+          return txid;
+        },
+      };
+    },
+    sendRaw: (hex) => other(url, 'send_raw_transaction', { tx_as_hex: hex, do_not_relay: false }),
     async inPool(txid) {
       const r = await other<{ tx_hashes?: string[] }>(url, 'get_transaction_pool_hashes', {});
       return (r.tx_hashes ?? []).includes(txid);

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeAddress, hashToScalar, parseViewKey, subaddressAt, viewKeyHex } from '../core/addresses/monero.js';
+import { createMerchant } from '../core/merchants/merchants.js';
+import { startTestService, type TestService } from '../server/testing/harness.js';
+import { userOf } from './testing/client.js';
+
+let t: TestService;
+
+beforeAll(async () => {
+  t = await startTestService({ start: false });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A Monero wallet's keys, random: spend key b, view key a, primary address (B, A). */
+function walletKeys() {
+  const G = ed25519.Point.BASE;
+  const b = hashToScalar(randomBytes(32));
+  const a = hashToScalar(randomBytes(32));
+  const address = encodeAddress({
+    net: 'main',
+    kind: 'standard',
+    spendPub: G.multiply(b).toBytes(),
+    viewPub: G.multiply(a).toBytes(),
+  });
+  return { address, viewKey: viewKeyHex(a), spendKey: viewKeyHex(b) };
+}
+
+describe('dashboard: Monero address and view key', () => {
+  it('an owner saves them for a live merchant; the answer and settings show subaddress 1, never the key; bad keys are 422 unechoed', async () => {
+    const live = await createMerchant(t.service.deps.db, t.service.deps.clock, { name: 'XMR shop', mode: 'live' });
+    const owner = await userOf(t, live.merchant_id, 'owner@xmr.example');
+    const base = `/merchants/${live.merchant_id}`;
+    const k = walletKeys();
+    const parsed = parseViewKey(k.address, k.viewKey);
+    if (!parsed.ok) throw parsed.error;
+
+    const spend = await owner.call(`${base}/monero-keys`, {
+      method: 'PUT',
+      body: { address: k.address, view_key: k.spendKey },
+    });
+    expect(spend.status).toBe(422);
+    expect(spend.json.errors.view_key[0]).toMatch(/SPEND key/);
+    expect(spend.text).not.toContain(k.spendKey);
+    const mismatch = await owner.call(`${base}/monero-keys`, {
+      method: 'PUT',
+      body: { address: k.address, view_key: walletKeys().viewKey },
+    });
+    expect(mismatch.json.errors.view_key[0]).toMatch(/does not belong/);
+    const badAddress = await owner.call(`${base}/monero-keys`, {
+      method: 'PUT',
+      body: { address: `${k.address.slice(0, -1)}x`, view_key: k.viewKey },
+    });
+    expect(badAddress.status).toBe(422);
+    expect(Object.keys(badAddress.json.errors)).toEqual(['address']);
+    expect((await owner.call(`${base}/monero-keys`, { method: 'PUT', body: { address: k.address } })).status).toBe(422);
+    expect((await owner.call(`${base}/settings`)).json.data.monero).toBeNull();
+
+    const saved = await owner.call(`${base}/monero-keys`, {
+      method: 'PUT',
+      body: { address: k.address, view_key: k.viewKey },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.json.data).toEqual({
+      address: k.address,
+      first_subaddress: subaddressAt(parsed.value, 1),
+      next_index: 1,
+    });
+    expect(saved.text).not.toContain(k.viewKey);
+    const settings = await owner.call(`${base}/settings`);
+    expect(settings.json.data.monero).toEqual(saved.json.data);
+    expect(settings.text).not.toContain(k.viewKey);
+
+    // Viewers read but do not change; a test merchant has no live keys.
+    const viewer = await userOf(t, live.merchant_id, 'viewer@xmr.example', 'viewer');
+    const byViewer = await viewer.call(`${base}/monero-keys`, {
+      method: 'PUT',
+      body: { address: k.address, view_key: k.viewKey },
+    });
+    expect(byViewer.status).toBe(403);
+    const testOwner = await userOf(t, t.merchant.merchant_id, 'owner@test.example');
+    const onTest = await testOwner.call(`/merchants/${t.merchant.merchant_id}/monero-keys`, {
+      method: 'PUT',
+      body: { address: k.address, view_key: k.viewKey },
+    });
+    expect(onTest.status).toBe(400);
+  });
+});
