@@ -12,6 +12,7 @@ import * as retentionAndBalances from './0010-retention-and-balances.js';
 import * as chainXpubs from './0011-chain-xpubs.js';
 import * as forwarders from './0012-forwarders.js';
 import * as accountsAudit from './0014-accounts-audit.js';
+import * as twoFactor from './0016-two-factor.js';
 
 /**
  * Versioned migrations, applied in name order (Kysely sorts them). Add a file per change; never edit one that has shipped.
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0011-chain-xpubs': chainXpubs,
   '0012-forwarders': forwarders,
   '0014-accounts-audit': accountsAudit,
+  '0016-two-factor': twoFactor,
 };
