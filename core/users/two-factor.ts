@@ -101,11 +101,13 @@ async function takeTotp(db: Db, userId: string, secret: string, code: string, no
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** `xxxxx-xxxxx` from an alphabet without look-alikes (50 bits each). */
+/**
+ * `xxxxx-xxxxx` in Crockford's base32 (no i, l, o, u to misread): 32 symbols, so each random byte's low 5 bits pick
+ * one without bias, 50 random bits a code.
+ */
 function newRecoveryCode(): string {
-  const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
-  const bytes = randomBytes(10);
-  const chars = [...bytes].map((b) => alphabet[b % alphabet.length]).join('');
+  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+  const chars = [...randomBytes(10)].map((b) => alphabet[b & 31]).join('');
   return `${chars.slice(0, 5)}-${chars.slice(5)}`;
 }
 
