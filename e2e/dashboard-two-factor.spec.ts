@@ -1,5 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
+import { createMerchant } from '../core/merchants/merchants.js';
 import { addUser } from '../core/users/accounts.js';
+import { setTwoFactorRequired } from '../core/users/two-factor.js';
 import { expect, expectAccessible, PASSWORD, signIn, test } from './dashboard-fixtures.js';
 
 /*
@@ -62,4 +64,29 @@ test('a user sets up two-factor by the shown key and a typed code, then signs in
   // Signed out, the dashboard went home; signed in again, home is the first merchant's payments.
   await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
+});
+
+test('a merchant that requires two-factor shows a member without it the set-up in place of its pages', async ({
+  page,
+  world,
+}) => {
+  const deps = world.service.service.deps;
+  const strict = await createMerchant(deps.db, deps.clock, { name: 'Strict shop', mode: 'test' });
+  const email = `tf-req-${Date.now()}@shop.example`;
+  await addUser(deps, { merchantId: strict.merchant_id, email, role: 'viewer', password: PASSWORD });
+  // The owner's switch is proven over HTTP (dashboard-api/two-factor.test.ts); here the store is set directly.
+  await setTwoFactorRequired(deps.db, strict.merchant_id, true, deps.clock.now());
+  await page.goto(`${world.service.url}/dashboard/m/${strict.merchant_id}/payments`);
+  await signIn(page, email);
+  await expect(page.getByRole('heading', { name: 'Set up two-factor sign-in' })).toBeVisible();
+  await expect(page.getByText('Strict shop requires two-factor sign-in')).toBeVisible();
+  await expectAccessible(page, 'the two-factor set-up page');
+  const section = page.getByRole('region', { name: 'Two-factor sign-in' });
+  await section.getByRole('button', { name: 'Set up two-factor' }).click();
+  const secret = (await section.locator('[data-secret]').textContent()) ?? '';
+  await section.getByLabel('Code from your app').fill(codeAt(secret, Date.now()));
+  await section.getByRole('button', { name: 'Turn on two-factor' }).click();
+  await expect(page.getByRole('region', { name: 'Recovery codes' }).locator('li')).toHaveCount(10);
+  await page.getByRole('button', { name: 'Done, I saved them' }).click();
+  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
 });
