@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
 import { type AuditFacts, recordAudit } from '../core/audit/audit-log.js';
 import type { Database } from '../core/store/schema.js';
+import { membershipsOf } from '../core/users/memberships.js';
 import type { DashCtx, DashEnv } from './context.js';
 
 /** What a dashboard change says about itself; merchant, actor and client address come from the request. */
@@ -33,4 +34,26 @@ export async function audited<T>(
   });
   x.deps.keys.invalidate();
   return result;
+}
+
+/**
+ * An entry in each merchant of the signed-in user, for a change to their own account (password, two-factor): the
+ * account is theirs, and every merchant they can act in should see it. Pass the change's transaction.
+ */
+export async function auditAccountChange(
+  x: DashCtx,
+  c: Context<DashEnv>,
+  trx: Kysely<Database>,
+  action: AuditFacts['action'],
+  details?: AuditFacts['details'],
+): Promise<void> {
+  const s = c.get('signedIn');
+  for (const m of await membershipsOf(trx, s.userId))
+    await recordAudit(trx, x.deps.clock.now(), {
+      merchantId: m.merchant_id,
+      actor: { userId: s.userId, email: s.email },
+      action,
+      ...(details ? { details } : {}),
+      address: x.clientAddress(c),
+    });
 }

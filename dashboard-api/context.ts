@@ -9,6 +9,7 @@ import { AppError } from '../core/errors.js';
 import { getMerchant, type Merchant } from '../core/merchants/merchants.js';
 import { type Role, roleIn } from '../core/users/memberships.js';
 import { csrfTokenOf, findLiveSession, SESSION_ABSOLUTE_MS } from '../core/users/sessions.js';
+import { hasTwoFactor, requiresTwoFactor } from '../core/users/two-factor.js';
 
 /** Who is signed in, as the session middleware found them. */
 export interface SignedIn {
@@ -20,7 +21,7 @@ export interface SignedIn {
 }
 
 export type DashEnv = {
-  Variables: { requestId: string; signedIn: SignedIn; merchant: Merchant; role: Role };
+  Variables: { requestId: string; signedIn: SignedIn; merchant: Merchant; role: Role; twoFactor: boolean };
 };
 
 export interface DashCtx {
@@ -103,6 +104,7 @@ export function requireSession(x: DashCtx): MiddlewareHandler<DashEnv> {
 /**
  * Routes of one merchant (`/merchants/:merchant_id/...`): the signed-in user must belong to it, else it reads as
  * not found, like any resource of another merchant. Reading is for every member; only an owner changes anything.
+ * A merchant that requires two-factor refuses members without it (403) until they turn it on.
  */
 export function requireMember(x: DashCtx): MiddlewareHandler<DashEnv> {
   return async (c, next) => {
@@ -110,10 +112,17 @@ export function requireMember(x: DashCtx): MiddlewareHandler<DashEnv> {
     const role = await roleIn(x.deps.db, c.get('signedIn').userId, merchantId);
     const merchant = role ? await getMerchant(x.deps.db, merchantId) : undefined;
     if (!role || !merchant) throw new AppError('NOT_FOUND', 'Merchant not found');
+    const twoFactor = await hasTwoFactor(x.deps.db, c.get('signedIn').userId);
+    if (!twoFactor && (await requiresTwoFactor(x.deps.db, merchantId)))
+      throw new AppError(
+        'FORBIDDEN',
+        'This merchant requires two-factor sign-in: turn it on under Account security, then come back',
+      );
     if (CHANGES.has(c.req.method) && role !== 'owner')
       throw new AppError('FORBIDDEN', 'Viewers can read but not change anything; ask an owner of this merchant');
     c.set('merchant', merchant);
     c.set('role', role);
+    c.set('twoFactor', twoFactor);
     await next();
   };
 }

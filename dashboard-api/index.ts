@@ -33,6 +33,7 @@ import { registerRedeliver } from './routes/redeliver.js';
 import { registerRedeliverFailed } from './routes/redeliver-failed.js';
 import { registerRefundPayment } from './routes/refund-payment.js';
 import { registerRemoveUser } from './routes/remove-user.js';
+import { registerRequireTwoFactor } from './routes/require-two-factor.js';
 import { registerRotateKey } from './routes/rotate-key.js';
 import { registerRotateWebhookSecret } from './routes/rotate-webhook-secret.js';
 import { registerSendTestEvent } from './routes/send-test-event.js';
@@ -41,9 +42,14 @@ import { registerSetPassword } from './routes/set-password.js';
 import { registerSetPayout } from './routes/set-payout.js';
 import { registerSetXpub } from './routes/set-xpub.js';
 import { registerSignIn } from './routes/sign-in.js';
+import { registerSignInCode } from './routes/sign-in-code.js';
 import { registerSignOut } from './routes/sign-out.js';
 import { registerSweepTransaction } from './routes/sweep-transaction.js';
 import { registerTryCheckout } from './routes/try-checkout.js';
+import { registerTwoFactor } from './routes/two-factor.js';
+import { registerTwoFactorDisable } from './routes/two-factor-disable.js';
+import { registerTwoFactorEnable } from './routes/two-factor-enable.js';
+import { registerTwoFactorSetup } from './routes/two-factor-setup.js';
 import { registerUpdateSettings } from './routes/update-settings.js';
 import { registerUpdateWebhookUrl } from './routes/update-webhook-url.js';
 import { registerWebhookEndpoint } from './routes/webhook-endpoint.js';
@@ -69,6 +75,7 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   app.use('/account/*', session);
 
   registerSignIn(app, x);
+  registerSignInCode(app, x);
   registerReadSession(app, x);
   registerSignOut(app, x);
   registerSetPassword(app, x);
@@ -113,6 +120,11 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   registerChangeRole(app, x);
   registerRemoveUser(app, x);
   registerChangePassword(app, x);
+  registerTwoFactor(app, x);
+  registerTwoFactorSetup(app, x);
+  registerTwoFactorEnable(app, x);
+  registerTwoFactorDisable(app, x);
+  registerRequireTwoFactor(app, x);
   answerOtherMethods(app);
   return app;
 }

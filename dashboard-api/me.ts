@@ -2,18 +2,40 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../core/store/schema.js';
 import { membershipsOf } from '../core/users/memberships.js';
 import { csrfTokenOf } from '../core/users/sessions.js';
+import { hasTwoFactor } from '../core/users/two-factor.js';
 
 /**
  * What the dashboard needs to know of who is signed in: their address, the merchants they belong to (the merchant
- * switcher, which is also the test/live switch) and the session's CSRF token, which the page sends on every change.
+ * switcher, which is also the test/live switch) and the session's CSRF token, which the page sends on every change; whether the user has two-factor on, and which merchants require it
+ * (the page sends a member without it to set it up).
  */
 export async function meView(db: Kysely<Database>, s: { userId: string; email: string; token: string }) {
-  const memberships = await membershipsOf(db, s.userId);
+  const memberships = (await membershipsOf(db, s.userId)).filter((m) => m.active === 1);
+  const required = new Set(
+    memberships.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom('merchant_two_factor_requirements')
+            .select('merchant_id')
+            .where(
+              'merchant_id',
+              'in',
+              memberships.map((m) => m.merchant_id),
+            )
+            .execute()
+        ).map((r) => r.merchant_id),
+  );
   return {
     email: s.email,
     csrf_token: csrfTokenOf(s.token),
-    merchants: memberships
-      .filter((m) => m.active === 1)
-      .map((m) => ({ merchant_id: m.merchant_id, name: m.name, mode: m.mode, role: m.role })),
+    two_factor_enabled: await hasTwoFactor(db, s.userId),
+    merchants: memberships.map((m) => ({
+      merchant_id: m.merchant_id,
+      name: m.name,
+      mode: m.mode,
+      role: m.role,
+      two_factor_required: required.has(m.merchant_id),
+    })),
   };
 }

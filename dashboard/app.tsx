@@ -13,6 +13,7 @@ import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SweepsPage } from './pages/sweeps.js';
 import { TryPage } from './pages/try.js';
+import { TwoFactorRequiredPage } from './pages/two-factor.js';
 import { UsersPage } from './pages/users.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { location, navigate, pagePath, type Route, routeOf } from './router.js';
@@ -86,6 +87,13 @@ export function App() {
     return (
       <Layout merchantId={null}>
         <NotFound />
+      </Layout>
+    );
+  // The service refuses this merchant's routes (403) until the user has two-factor; the page says why and sets it up.
+  if (membership(route.merchantId)?.two_factor_required && !who.two_factor_enabled)
+    return (
+      <Layout merchantId={route.merchantId}>
+        <TwoFactorRequiredPage merchantId={route.merchantId} />
       </Layout>
     );
   return <Layout merchantId={route.merchantId}>{merchantPage(route)}</Layout>;

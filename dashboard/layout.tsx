@@ -32,10 +32,12 @@ function switchTo(merchantId: string): void {
 export function Layout({ merchantId, children }: { merchantId: string | null; children: ComponentChildren }) {
   const who = me.value;
   const current = merchantId ? membership(merchantId) : undefined;
+  // No stream while the merchant requires two-factor the user has yet to set up: the service would refuse it (403).
+  const blocked = current?.two_factor_required === true && who?.two_factor_enabled !== true;
   useEffect(() => {
-    if (merchantId) followMerchant(merchantId);
+    if (merchantId && !blocked) followMerchant(merchantId);
     return () => stopFollowing();
-  }, [merchantId]);
+  }, [merchantId, blocked]);
   const page = /^\/dashboard\/m\/[\w-]+\/([a-z]+)/.exec(location.value.path)?.[1];
   return (
     <div class="shell">

@@ -6,11 +6,14 @@ export interface MerchantRef {
   name: string;
   mode: 'test' | 'live';
   role: 'owner' | 'viewer';
+  /** The merchant's owner requires two-factor of every member. */
+  two_factor_required: boolean;
 }
 
 export interface Me {
   email: string;
   csrf_token: string;
+  two_factor_enabled: boolean;
   merchants: MerchantRef[];
 }
 
@@ -34,8 +37,20 @@ export async function loadMe(): Promise<void> {
   }
 }
 
-export async function signIn(email: string, password: string): Promise<Me> {
-  return accept(await api<Me>('/session', { body: { email, password } }));
+/** The password step: signed in, or (two-factor on) a pending sign-in that signInWithCode completes. */
+export async function signIn(email: string, password: string): Promise<Me | { pendingToken: string }> {
+  const r = await api<Me | { two_factor: { pending_token: string } }>('/session', { body: { email, password } });
+  return 'two_factor' in r ? { pendingToken: r.two_factor.pending_token } : accept(r);
+}
+
+/** The second step: a code from the authenticator app, or a recovery code. */
+export async function signInWithCode(pendingToken: string, code: string): Promise<Me> {
+  return accept(await api<Me>('/session/two-factor', { body: { pending_token: pendingToken, code } }));
+}
+
+/** Updates what the page knows of the signed-in user after a change to their account or a merchant. */
+export function updateMe(change: (m: Me) => Me): void {
+  if (me.value) me.value = change(me.value);
 }
 
 export async function signOut(): Promise<void> {

@@ -30,6 +30,10 @@ export const auditActions = [
   'user.invite',
   'user.role',
   'user.remove',
+  'two_factor.enable',
+  'two_factor.disable',
+  'two_factor.recovery_code',
+  'two_factor.require',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

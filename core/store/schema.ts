@@ -274,6 +274,37 @@ export interface DashboardSignInFailureTable {
   window_ends_at: number;
 }
 
+/** A user's TOTP secret (core/users/two-factor.ts); `enabled_at` null while enrolment awaits its first code. */
+export interface DashboardTwoFactorTable {
+  user_id: string;
+  secret: string;
+  created_at: number;
+  enabled_at: number | null;
+  /** The last TOTP time step accepted: a code of this step or an earlier one is a replay. */
+  last_step: number | null;
+}
+
+/** A one-time recovery code, SHA-256 only. */
+export interface DashboardRecoveryCodeTable {
+  code_hash: string;
+  user_id: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+/** A sign-in whose password was right, awaiting its second factor; SHA-256 of its token. */
+export interface DashboardPendingSignInTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: number;
+}
+
+/** A merchant whose owner requires two-factor sign-in of every member. */
+export interface MerchantTwoFactorRequirementTable {
+  merchant_id: string;
+  created_at: number;
+}
+
 /** One audited change to a merchant (core/audit/audit-log.ts). */
 export interface AuditLogTable {
   id: string;
@@ -313,6 +344,10 @@ export interface Database {
   dashboard_sessions: DashboardSessionTable;
   dashboard_password_tokens: DashboardPasswordTokenTable;
   dashboard_sign_in_failures: DashboardSignInFailureTable;
+  dashboard_two_factor: DashboardTwoFactorTable;
+  dashboard_recovery_codes: DashboardRecoveryCodeTable;
+  dashboard_pending_sign_ins: DashboardPendingSignInTable;
+  merchant_two_factor_requirements: MerchantTwoFactorRequirementTable;
   balance_shares: BalanceShareTable;
   merchant_balances: MerchantBalanceTable;
   merchant_payouts: MerchantPayoutTable;

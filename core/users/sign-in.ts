@@ -17,7 +17,16 @@ import {
   MAX_FAILURES_PER_ACCOUNT,
   MAX_FAILURES_PER_ADDRESS,
 } from './sign-in-throttle.js';
-import { findUserByEmail, normalEmail, recordSignIn, setPasswordHash } from './users.js';
+import {
+  checkSecondFactor,
+  consumePendingSignIn,
+  createPendingSignIn,
+  findPendingSignIn,
+  hasTwoFactor,
+  PENDING_SIGN_IN_MS,
+  twoFactorOf,
+} from './two-factor.js';
+import { findUserByEmail, getUser, normalEmail, recordSignIn, setPasswordHash } from './users.js';
 
 type Deps = { db: Kysely<Database>; clock: Clock };
 
@@ -44,18 +53,11 @@ function minutes(seconds: number): string {
 }
 
 /**
- * Signs a user in: a new session token for the cookie, or a failure that says what to do. Each attempt is counted
- * first; past the address's or the account's limit it is refused before the password is even checked
- * (sign-in-throttle.ts).
- * Wrong e-mail and wrong password read alike and take alike long (passwords.ts), so addresses cannot be probed.
+ * Counts one sign-in attempt (a password or a second-factor code) on the client address and the account, before
+ * anything is checked, and refuses it past either limit (sign-in-throttle.ts).
  */
-export async function signIn(
-  { db, clock }: Deps,
-  o: { email: string; password: string; address: string },
-): Promise<{ token: string; userId: string }> {
-  const now = clock.now();
-  const email = normalEmail(o.email);
-  const addrKey = addressKey(o.address);
+async function countOrRefuse(db: Kysely<Database>, email: string, address: string, now: number) {
+  const addrKey = addressKey(address);
   const acctKey = accountKey(email);
   // Counted before the password is checked, so parallel tries cannot all pass before the first failure is known.
   const byAddress = await countAttempt(db, addrKey, MAX_FAILURES_PER_ADDRESS, now);
@@ -70,12 +72,38 @@ export async function signIn(
       retryAfter: wait,
     });
   }
+  return { addrKey, acctKey };
+}
+
+export type SignInResult =
+  | { token: string; userId: string; pendingToken?: undefined }
+  | { pendingToken: string; expiresAt: number; token?: undefined };
+
+/**
+ * Signs a user in: a new session token for the cookie, or, for a user with two-factor on, a pending sign-in that
+ * a second request completes with a code (signInWithCode). Each attempt is counted first; past the address's or the
+ * account's limit it is refused before the password is even checked (sign-in-throttle.ts).
+ * Wrong e-mail and wrong password read alike and take alike long (passwords.ts), so addresses cannot be probed.
+ */
+export async function signIn(
+  { db, clock }: Deps,
+  o: { email: string; password: string; address: string },
+): Promise<SignInResult> {
+  const now = clock.now();
+  const email = normalEmail(o.email);
+  const { addrKey, acctKey } = await countOrRefuse(db, email, o.address, now);
   const user = await findUserByEmail(db, email);
   const good = await verifyPassword(o.password, user?.password_hash ?? null);
   // A failure stays counted on both keys. A known user's merchants see it in their audit log.
   if (!user || !good || user.active !== 1) {
     if (user) await auditSignIn(db, user, 'sign_in.failed', o.address, now);
     throw new AppError('UNAUTHORIZED', 'Wrong e-mail address or password');
+  }
+  if (await hasTwoFactor(db, user.id)) {
+    // The attempt stays counted until a code completes it: otherwise the right password, retyped, would buy an
+    // endless supply of code guesses. The codes of the second step count on the same keys.
+    const pendingToken = await createPendingSignIn(db, user.id, now);
+    return { pendingToken, expiresAt: now + PENDING_SIGN_IN_MS };
   }
   await clearFailures(db, acctKey);
   await forgiveAttempt(db, addrKey);
@@ -87,6 +115,59 @@ export async function signIn(
     return s;
   });
   return { token, userId: user.id };
+}
+
+/**
+ * The second step of a two-factor sign-in: a TOTP code not used before, or an unused recovery code, turns the
+ * pending sign-in into a session. Each try counts against the sign-in limits like a password, so with at most five
+ * tries per account in fifteen minutes a million codes cannot be walked through. The code, the pending sign-in's
+ * use, the session and the audit entries commit together.
+ */
+export async function signInWithCode(
+  { db, clock }: Deps,
+  o: { pendingToken: string; code: string; address: string },
+): Promise<{ token: string; userId: string; email: string }> {
+  const now = clock.now();
+  const userId = await findPendingSignIn(db, o.pendingToken, now);
+  const user = userId ? await getUser(db, userId) : undefined;
+  if (user?.active !== 1)
+    throw new AppError(
+      'UNAUTHORIZED',
+      'This sign-in expired or was completed already: sign in again with your password',
+    );
+  const { addrKey, acctKey } = await countOrRefuse(db, user.email, o.address, now);
+  await purgeExpiredSessions(db, now);
+  const done = await db.transaction().execute(async (trx) => {
+    const kind = await checkSecondFactor(trx, user.id, o.code, now);
+    if (!kind || !(await consumePendingSignIn(trx, o.pendingToken))) return undefined;
+    const s = await createSession(trx, user.id, now);
+    await recordSignIn(trx, user.id, now);
+    await auditSignIn(trx, user, 'sign_in', o.address, now);
+    if (kind === 'recovery') {
+      const { recoveryCodesLeft } = await twoFactorOf(trx, user.id);
+      for (const m of await membershipsOf(trx, user.id))
+        await recordAudit(trx, now, {
+          merchantId: m.merchant_id,
+          actor: { userId: user.id, email: user.email },
+          action: 'two_factor.recovery_code',
+          details: { recovery_codes_left: recoveryCodesLeft },
+          address: o.address,
+        });
+    }
+    return s;
+  });
+  if (!done) {
+    await auditSignIn(db, user, 'sign_in.failed', o.address, now);
+    throw new AppError(
+      'UNAUTHORIZED',
+      'Wrong or already used code: type the code your app shows now, or a recovery code',
+    );
+  }
+  // The password's attempt and this one are forgiven on the address; the account starts afresh.
+  await clearFailures(db, acctKey);
+  await forgiveAttempt(db, addrKey);
+  await forgiveAttempt(db, addrKey);
+  return { token: done.token, userId: user.id, email: user.email };
 }
 
 /**

@@ -2,10 +2,9 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
-import { recordAudit } from '../../core/audit/audit-log.js';
 import { changePassword } from '../../core/users/accounts.js';
-import { membershipsOf } from '../../core/users/memberships.js';
 import { MAX_PASSWORD_LENGTH } from '../../core/users/passwords.js';
+import { auditAccountChange } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 
 export const changePasswordSchema = z.strictObject({
@@ -27,15 +26,7 @@ export function registerChangePassword(app: Hono<DashEnv>, x: DashCtx): void {
     await changePassword(
       x.deps,
       { userId: s.userId, current: data.current_password, next: data.new_password, keepSessionId: s.id },
-      async (trx) => {
-        for (const m of await membershipsOf(trx, s.userId))
-          await recordAudit(trx, x.deps.clock.now(), {
-            merchantId: m.merchant_id,
-            actor: { userId: s.userId, email: s.email },
-            action: 'password.change',
-            address: x.clientAddress(c),
-          });
-      },
+      (trx) => auditAccountChange(x, c, trx, 'password.change'),
     );
     return ok(c, null, 'Password changed; your other sessions were signed out');
   });

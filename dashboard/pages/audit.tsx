@@ -27,6 +27,7 @@ const GROUPS = [
   ['xpub', 'Extended public key'],
   ['payout', 'Payout address'],
   ['user', 'Users and roles'],
+  ['two_factor', 'Two-factor sign-in'],
 ] as const;
 
 const DETAIL_ORDER = (d: Record<string, unknown>) =>

@@ -1,23 +1,29 @@
 import { useSignal } from '@preact/signals';
 import { ApiError } from '../api.js';
-import { signIn } from '../session.js';
+import { signIn, signInWithCode } from '../session.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 
 /**
  * The sign-in form (stable hooks for merchants' own browser runs: fields labelled "Email" and "Password", a button
- * "Sign in"). Shown at whatever URL was opened; signed in, that page appears.
+ * "Sign in"; with two-factor on, then a field "Authentication code" and a button "Verify"). Shown at whatever URL
+ * was opened; signed in, that page appears.
  */
 export function SignInPage({ reason }: { reason: string | null }) {
   const error = useSignal('');
   const busy = useSignal(false);
+  const pending = useSignal<string | null>(null);
   const submit = async (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
     busy.value = true;
     error.value = '';
     try {
-      await signIn(String(form.get('email') ?? ''), String(form.get('password') ?? ''));
+      if (pending.value !== null) await signInWithCode(pending.value, String(form.get('code') ?? ''));
+      else {
+        const r = await signIn(String(form.get('email') ?? ''), String(form.get('password') ?? ''));
+        if ('pendingToken' in r) pending.value = r.pendingToken;
+      }
     } catch (x) {
       error.value = x instanceof ApiError ? x.message : String(x);
     } finally {
@@ -28,20 +34,46 @@ export function SignInPage({ reason }: { reason: string | null }) {
     <main id="main" class="narrow">
       <PageTitle title="Sign in">Sign in</PageTitle>
       {reason ? <Notice kind="info">{reason}</Notice> : null}
-      <form onSubmit={submit} class="stack">
-        <label>
-          Email
-          <input name="email" type="email" autocomplete="username" required />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autocomplete="current-password" required />
-        </label>
-        {error.value ? <Notice kind="error">{error.value}</Notice> : null}
-        <button type="submit" class="primary" disabled={busy.value}>
-          Sign in
-        </button>
-      </form>
+      {pending.value !== null ? (
+        <form onSubmit={submit} class="stack" key="code">
+          <p>
+            Two-factor sign-in is on for this account: type the 6-digit code your authenticator app shows now, or one of
+            your recovery codes.
+          </p>
+          <label>
+            Authentication code
+            <input name="code" autocomplete="one-time-code" required maxLength={20} spellcheck={false} />
+          </label>
+          {error.value ? <Notice kind="error">{error.value}</Notice> : null}
+          <button type="submit" class="primary" disabled={busy.value}>
+            Verify
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              pending.value = null;
+              error.value = '';
+            }}
+          >
+            Start again
+          </button>
+        </form>
+      ) : (
+        <form onSubmit={submit} class="stack" key="password">
+          <label>
+            Email
+            <input name="email" type="email" autocomplete="username" required />
+          </label>
+          <label>
+            Password
+            <input name="password" type="password" autocomplete="current-password" required />
+          </label>
+          {error.value ? <Notice kind="error">{error.value}</Notice> : null}
+          <button type="submit" class="primary" disabled={busy.value}>
+            Sign in
+          </button>
+        </form>
+      )}
     </main>
   );
 }

@@ -7,6 +7,7 @@ import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { SecretOnce } from '../ui/secret-once.js';
 import { useLoad } from '../ui/use-load.js';
+import { RequireTwoFactor, TwoFactorSection } from './two-factor.js';
 
 interface Member {
   user_id: string;
@@ -215,6 +216,8 @@ export function UsersPage({ merchantId }: { merchantId: string }) {
         </div>
       ) : null}
       <ChangePassword />
+      <TwoFactorSection />
+      <RequireTwoFactor merchantId={merchantId} />
     </>
   );
 }

@@ -14,6 +14,7 @@ import * as forwarders from './0012-forwarders.js';
 import * as paymentSearch from './0013-payment-search.js';
 import * as accountsAudit from './0014-accounts-audit.js';
 import * as monero from './0015-monero.js';
+import * as twoFactor from './0016-two-factor.js';
 
 /**
  * Versioned migrations, applied in name order (Kysely sorts them). Add a file per change; never edit one that has shipped.
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0013-payment-search': paymentSearch,
   '0014-accounts-audit': accountsAudit,
   '0015-monero': monero,
+  '0016-two-factor': twoFactor,
 };
