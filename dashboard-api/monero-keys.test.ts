@@ -58,6 +58,15 @@ describe('dashboard: Monero address and view key', () => {
     expect(Object.keys(badAddress.json.errors)).toEqual(['address']);
     expect((await owner.call(`${base}/monero-keys`, { method: 'PUT', body: { address: k.address } })).status).toBe(422);
     expect((await owner.call(`${base}/settings`)).json.data.monero).toBeNull();
+    // Refused changes leave no audit entry.
+    const entries = () =>
+      t.service.deps.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('merchant_id', '=', live.merchant_id)
+        .where('action', '=', 'monero_keys.set')
+        .execute();
+    expect(await entries()).toEqual([]);
 
     const saved = await owner.call(`${base}/monero-keys`, {
       method: 'PUT',
@@ -73,6 +82,12 @@ describe('dashboard: Monero address and view key', () => {
     const settings = await owner.call(`${base}/settings`);
     expect(settings.json.data.monero).toEqual(saved.json.data);
     expect(settings.text).not.toContain(k.viewKey);
+    // The change is audited in its own transaction, with the address's ends and never the key.
+    const audit = await entries();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]?.actor_email).toBe('owner@xmr.example');
+    expect(JSON.stringify(audit)).toContain(k.address.slice(0, 8));
+    expect(JSON.stringify(audit)).not.toContain(k.viewKey);
 
     // Viewers read but do not change; a test merchant has no live keys.
     const viewer = await userOf(t, live.merchant_id, 'viewer@xmr.example', 'viewer');

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { AppError, err, ok, type Result } from '../errors.js';
 import { notLiveMerchant } from '../merchants/merchants.js';
 import type { Database } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 import { type MoneroViewKey, parseViewKey, subaddressAt, viewKeyHex } from './monero.js';
 
 /** `merchant_xpubs.chain` of a merchant's Monero keys (migration 0015). */
@@ -45,7 +46,8 @@ export async function setViewKey(
   if (!parsed.ok) return parsed;
   const key = parsed.value;
   const viewKey = viewKeyHex(key.viewKey);
-  return db.transaction().execute(async (trx) => {
+  // The caller's transaction when there is one: the dashboard writes its audit entry in the same one.
+  return inTransaction(db, async (trx) => {
     const refused = await notLiveMerchant(trx, merchantId, 'use a Monero view key');
     if (refused) return err(refused);
     const other = await trx

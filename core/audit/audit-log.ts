@@ -27,6 +27,7 @@ export const auditActions = [
   'settings.update',
   'xpub.set',
   'payout.set',
+  'monero_keys.set',
   'user.invite',
   'user.role',
   'user.remove',

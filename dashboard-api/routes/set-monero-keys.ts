@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { setViewKey } from '../../core/addresses/monero-keys.js';
+import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 
 const moneroKeysSchema = z.strictObject({
@@ -18,8 +19,20 @@ const moneroKeysSchema = z.strictObject({
 export function registerSetMoneroKeys(app: Hono<DashEnv>, x: DashCtx): void {
   app.put('/merchants/:merchant_id/monero-keys', async (c) => {
     const { data } = await readJson(c, moneroKeysSchema, x.deps.limits.bodyBytes);
-    const r = await setViewKey(x.deps.db, x.deps.clock, c.get('merchant').id, data.address, data.view_key);
-    if (!r.ok) throw r.error;
+    const r = await audited(
+      x,
+      c,
+      async (trx) => {
+        const set = await setViewKey(trx, x.deps.clock, c.get('merchant').id, data.address, data.view_key);
+        if (!set.ok) throw set.error;
+        return set;
+      },
+      // The address is public; the view key never enters the log. The ends tell two addresses apart.
+      (set) => ({
+        action: 'monero_keys.set',
+        details: { address: `${set.value.address.slice(0, 8)}...${set.value.address.slice(-6)}` },
+      }),
+    );
     return ok(
       c,
       { address: r.value.address, first_subaddress: r.value.firstSubaddress, next_index: r.value.nextIndex },

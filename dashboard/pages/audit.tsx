@@ -26,6 +26,7 @@ const GROUPS = [
   ['settings', 'Settings'],
   ['xpub', 'Extended public key'],
   ['payout', 'Payout address'],
+  ['monero_keys', 'Monero view key'],
   ['user', 'Users and roles'],
   ['two_factor', 'Two-factor sign-in'],
 ] as const;
