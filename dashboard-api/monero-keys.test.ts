@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { ed25519 } from '@noble/curves/ed25519.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeAddress, hashToScalar, parseViewKey, subaddressAt, viewKeyHex } from '../core/addresses/monero.js';
+import { parseViewKey, subaddressAt } from '../core/addresses/monero.js';
+import { randomWalletKeys } from '../core/chains/monero/testing/wallet-keys.js';
 import { createMerchant } from '../core/merchants/merchants.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 import { userOf } from './testing/client.js';
@@ -15,26 +14,12 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A Monero wallet's keys, random: spend key b, view key a, primary address (B, A). */
-function walletKeys() {
-  const G = ed25519.Point.BASE;
-  const b = hashToScalar(randomBytes(32));
-  const a = hashToScalar(randomBytes(32));
-  const address = encodeAddress({
-    net: 'main',
-    kind: 'standard',
-    spendPub: G.multiply(b).toBytes(),
-    viewPub: G.multiply(a).toBytes(),
-  });
-  return { address, viewKey: viewKeyHex(a), spendKey: viewKeyHex(b) };
-}
-
 describe('dashboard: Monero address and view key', () => {
   it('an owner saves them for a live merchant; the answer and settings show subaddress 1, never the key; bad keys are 422 unechoed', async () => {
     const live = await createMerchant(t.service.deps.db, t.service.deps.clock, { name: 'XMR shop', mode: 'live' });
     const owner = await userOf(t, live.merchant_id, 'owner@xmr.example');
     const base = `/merchants/${live.merchant_id}`;
-    const k = walletKeys();
+    const k = randomWalletKeys();
     const parsed = parseViewKey(k.address, k.viewKey);
     if (!parsed.ok) throw parsed.error;
 
@@ -47,7 +32,7 @@ describe('dashboard: Monero address and view key', () => {
     expect(spend.text).not.toContain(k.spendKey);
     const mismatch = await owner.call(`${base}/monero-keys`, {
       method: 'PUT',
-      body: { address: k.address, view_key: walletKeys().viewKey },
+      body: { address: k.address, view_key: randomWalletKeys().viewKey },
     });
     expect(mismatch.json.errors.view_key[0]).toMatch(/does not belong/);
     const badAddress = await owner.call(`${base}/monero-keys`, {

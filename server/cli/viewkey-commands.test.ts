@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { ed25519 } from '@noble/curves/ed25519.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeAddress, hashToScalar, parseViewKey, subaddressAt, viewKeyHex } from '../../core/addresses/monero.js';
+import { parseViewKey, subaddressAt } from '../../core/addresses/monero.js';
+import { randomWalletKeys } from '../../core/chains/monero/testing/wallet-keys.js';
 import { freshStoreUrl } from '../testing/store.js';
 
 let store: { url: string; dispose: () => Promise<void> };
@@ -20,20 +19,6 @@ async function admin(args: string[], stdin?: string) {
   });
 }
 
-/** A Monero wallet's keys, random: spend key b, view key a, primary address (B, A). */
-function walletKeys() {
-  const G = ed25519.Point.BASE;
-  const b = hashToScalar(randomBytes(32));
-  const a = hashToScalar(randomBytes(32));
-  const address = encodeAddress({
-    net: 'main',
-    kind: 'standard',
-    spendPub: G.multiply(b).toBytes(),
-    viewPub: G.multiply(a).toBytes(),
-  });
-  return { address, viewKey: viewKeyHex(a), spendKey: viewKeyHex(b) };
-}
-
 beforeAll(async () => {
   store = await freshStoreUrl();
 });
@@ -49,7 +34,7 @@ describe('admin CLI: viewkey', () => {
     const test = JSON.parse(
       (await admin(['merchant', 'create', '--name', 'Test shop', '--mode', 'test', '--json'])).stdout,
     );
-    const k = walletKeys();
+    const k = randomWalletKeys();
     const parsed = parseViewKey(k.address, k.viewKey);
     if (!parsed.ok) throw parsed.error;
 
@@ -79,7 +64,7 @@ describe('admin CLI: viewkey', () => {
       '--address',
       k.address,
       '--view-key',
-      walletKeys().viewKey,
+      randomWalletKeys().viewKey,
     ]);
     expect(other.stderr).toMatch(/does not belong to this address/);
     const onTest = await admin([

@@ -2,18 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ed25519 } from '@noble/curves/ed25519.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../../server/testing/harness.js';
 import { freshStoreUrl } from '../../../server/testing/store.js';
 import { rawNumber, until } from '../../../server/testing/until.js';
-import { encodeAddress, hashToScalar, parseViewKey, subaddressAt, viewKeyHex } from '../../addresses/monero.js';
+import { parseViewKey, subaddressAt } from '../../addresses/monero.js';
 import { setViewKey } from '../../addresses/monero-keys.js';
 import { ManualClock } from '../../clock.js';
 import type { Logger } from '../../log.js';
 import { toUnits } from '../../money/decimal.js';
 import { startRatesServer } from '../evm/testing/rates-server.js';
 import { type Monerod, startMonerod } from './testing/monerod.js';
+import { randomWalletKeys } from './testing/wallet-keys.js';
 
 /*
  * Live Monero payments end to end on one real `monerod --regtest --offline` shared by the tests of this file (200
@@ -50,25 +50,11 @@ afterAll(async () => {
   );
 }, 300_000);
 
-/** A merchant's Monero wallet keys, random: spend key b (never given to the service), view key a. */
-function merchantKeys() {
-  const G = ed25519.Point.BASE;
-  const b = hashToScalar(randomBytes(32));
-  const a = hashToScalar(randomBytes(32));
-  const address = encodeAddress({
-    net: 'main',
-    kind: 'standard',
-    spendPub: G.multiply(b).toBytes(),
-    viewPub: G.multiply(a).toBytes(),
-  });
-  return { address, viewKey: viewKeyHex(a), spendKey: viewKeyHex(b) };
-}
-
 interface Live {
   t: TestService;
   clock: ManualClock;
   logs: { level: string; msg: string; fields?: Record<string, unknown> }[];
-  keys: ReturnType<typeof merchantKeys>;
+  keys: ReturnType<typeof randomWalletKeys>;
   close(): Promise<void>;
 }
 
@@ -93,7 +79,7 @@ async function live(env: Record<string, string> = {}, clock = new ManualClock(Da
     },
     overrides: { logger },
   });
-  const keys = merchantKeys();
+  const keys = randomWalletKeys();
   const set = await setViewKey(t.service.deps.db, clock, t.merchant.merchant_id, keys.address, keys.viewKey);
   expect(set.ok, JSON.stringify(set)).toBe(true);
   await until(
@@ -192,8 +178,8 @@ async function confirm(s: TestService, txid: string): Promise<number> {
 
 describe('Monero keys against monero-wallet-rpc', () => {
   it("the view key is checked against the address (spend key, seed and another's key refused); our subaddresses are the wallet's", async () => {
-    const k = merchantKeys();
-    const other = merchantKeys();
+    const k = randomWalletKeys();
+    const other = randomWalletKeys();
     const parsed = parseViewKey(k.address, k.viewKey);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
