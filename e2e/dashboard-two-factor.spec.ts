@@ -54,6 +54,8 @@ test('a user sets up two-factor by the shown key and a typed code, then signs in
   await expect(section.getByText('10 recovery codes left')).toBeVisible();
 
   await page.getByRole('button', { name: 'Sign out' }).click();
+  // The sign-in form first: until it replaces the page, "Password" also names the change-password fields.
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await signIn(page, email);
   await expect(page.getByLabel('Authentication code')).toBeVisible();
   await expectAccessible(page, 'the code step of sign-in');
