@@ -6,18 +6,16 @@ import { bech32 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { MAX_REGTEST_HEIGHT, startLitecoind } from '../core/chains/bitcoin/testing/litecoind.js';
 import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
-import { freshStoreUrl } from '../server/testing/store.js';
-import { seedLiveStore } from './live-seed.js';
 import { runIfMain } from './standalone.js';
-import { startTarget } from './target-process.js';
+import { cpuPerBlock, cpuRatio, round, type Summary, sleep, summary, withWatchedService } from './watcher-driver.js';
 
 export interface BitcoinPhase {
   openPayments: number;
   samples: number;
   /** sendtoaddress answered (the transaction is in the node's mempool) -> payment confirming in the store. */
-  mempoolToConfirmingMs: { p50: number; p99: number; max: number };
+  mempoolToConfirmingMs: Summary;
   /** generatetoaddress answered (the block is the node's tip) -> payment finished in the store (1 confirmation). */
-  blockToFinishedMs: { p50: number; p99: number; max: number };
+  blockToFinishedMs: Summary;
   /** Watcher CPU (user + system of the service process during its syncs) per block, counting syncs that processed blocks. */
   cpuMsPerBlock: number;
   /** The same, plus the mempool polls in between (all watcher CPU / blocks). */
@@ -43,19 +41,6 @@ const TEST_VERSIONS = { private: 0x04358394, public: 0x043587cf };
 /** A random Litecoin regtest P2WPKH address: a stranger's, or an open payment's that nobody pays. */
 function randomAddress(): string {
   return bech32.encode('rltc', [0, ...bech32.toWords(randomBytes(20))]);
-}
-
-function pct(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
-const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function summary(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { p50: pct(sorted, 50), p99: pct(sorted, 99), max: sorted[sorted.length - 1] ?? Number.NaN };
 }
 
 /**
@@ -91,76 +76,37 @@ export async function benchBitcoin(
       }),
     );
     for (const open of openCounts) {
-      const store = await freshStoreUrl();
       const xpub = HDKey.fromMasterSeed(randomBytes(32), TEST_VERSIONS).derive("m/84'/1'/0'").publicExtendedKey;
-      // Set-up happens here, not in the service's process, so its memory reflects serving, not bulk loading.
-      const { key, addresses } = await seedLiveStore(store.url, {
-        chain: 'ltc',
+      const seed = {
+        chain: 'ltc' as const,
         xpub,
-        net: 'regtest',
+        net: 'regtest' as const,
         open,
         asset: { payCurrency: 'LTC', network: 'ltc', decimals: 8, payAmountUnits: '30000000', rate: '100' },
         randomAddress,
-      });
-      const target = await startTarget('bench/evm-target.ts', {
-        DATABASE_URL: store.url,
-        CHAINS_CONFIG: configFile,
-        RATES_BASE_URL: rates.url,
-        MERCHANT_KEY: key,
-        WATCH_NETWORK: 'ltc',
-      });
-      try {
-        const api = `http://127.0.0.1:${target.info.port}`;
-        const statsUrl = `http://127.0.0.1:${target.info.statsPort}`;
-        type Stats = {
-          syncs: number;
-          cpuUs: number;
-          busyCpuUs: number;
-          blocks: number;
-          rss: number;
-          finishedAt: Record<string, number>;
-          confirmingAt: Record<string, number>;
-        };
-        const stats = async (path = '/stats') => (await (await fetch(`${statsUrl}${path}`)).json()) as Stats;
-        const waitFor = async (pred: (s: Stats) => boolean) => {
-          const deadline = Date.now() + 30_000;
-          for (;;) {
-            const s = await stats();
-            if (pred(s)) return s;
-            if (Date.now() > deadline) throw new Error('the watcher did not catch up within 30 s');
-            await sleep(5);
-          }
-        };
-
+      };
+      const env = { CHAINS_CONFIG: configFile, RATES_BASE_URL: rates.url, WATCH_NETWORK: 'ltc' };
+      const phase = await withWatchedService(seed, env, async (service, { addresses }) => {
         const toConfirming: number[] = [];
         const toFinished: number[] = [];
         for (let i = 0; i < samples; i++) {
-          const r = await fetch(`${api}/api/v1/payments`, {
-            method: 'POST',
-            headers: { 'x-api-key': String(target.info.key), 'content-type': 'application/json' },
-            body: JSON.stringify({ amount: 30, currency: 'LTC', email: 'bench@example.com' }),
-          });
-          if (r.status !== 201) throw new Error(`POST /payments: ${r.status} ${await r.text()}`);
-          const d = (
-            (await r.json()) as { data: { payment: { payment_id: string }; blockchain: { pay_address: string } } }
-          ).data;
-          const id = d.payment.payment_id;
-          await node.send(d.blockchain.pay_address, '0.3');
+          const { id, address } = await service.createPayment('LTC');
+          await node.send(address, '0.3');
           const sent = Date.now();
-          toConfirming.push(
-            ((await waitFor((s) => s.confirmingAt[id] !== undefined)).confirmingAt[id] as number) - sent,
-          );
+          const confirming = await service.waitFor((s) => s.confirmingAt[id] !== undefined);
+          toConfirming.push((confirming.confirmingAt[id] as number) - sent);
           // Sends and blocks fall at every phase of the poll interval across samples (not just after a poll).
           await sleep(Math.random() * pollIntervalMs);
           await node.mine(1);
           const mined = Date.now();
-          toFinished.push(((await waitFor((s) => s.finishedAt[id] !== undefined)).finishedAt[id] as number) - mined);
+          const finished = await service.waitFor((s) => s.finishedAt[id] !== undefined);
+          toFinished.push((finished.finishedAt[id] as number) - mined);
           await sleep(Math.random() * pollIntervalMs);
         }
 
         // CPU window: full blocks, each with one deposit to an open payment (the 100 seeded first).
         await sleep(500);
-        await stats('/reset');
+        await service.stats('/reset');
         let outputs = 0;
         for (let b = 0; b < cpuBlocks; b++) {
           for (let t = 0; t < 4; t++) {
@@ -172,41 +118,36 @@ export async function benchBitcoin(
           await node.send(addresses[b % addresses.length] as string, '0.001');
           outputs += 1;
           await sleep(pollIntervalMs * 2);
-          const before = (await stats()).blocks;
+          const before = (await service.stats()).blocks;
           await node.mine(1);
-          await waitFor((s) => s.blocks > before);
+          await service.waitFor((s) => s.blocks > before);
         }
         await sleep(pollIntervalMs * 2);
-        const s = await stats();
-        phases.push({
+        const s = await service.stats();
+        return {
           openPayments: open,
           samples,
           mempoolToConfirmingMs: summary(toConfirming),
           blockToFinishedMs: summary(toFinished),
-          cpuMsPerBlock: round(s.busyCpuUs / 1000 / Math.max(1, s.blocks), 3),
-          cpuMsPerBlockWithPolls: round(s.cpuUs / 1000 / Math.max(1, s.blocks), 3),
+          ...cpuPerBlock(s),
           blocks: s.blocks,
           outputsPerBlock: round(outputs / cpuBlocks, 1),
           rssMb: round(s.rss / 1048576, 1),
-          peakRssMb: target.peakRssMb(),
-        });
-      } finally {
-        await target.stop();
-        await store.dispose();
-      }
+          peakRssMb: service.peakRssMb(),
+        };
+      });
+      phases.push(phase);
     }
   } finally {
     await node.stop();
     await rates.close();
     rmSync(configFile, { force: true });
   }
-  const small = phases[0];
-  const large = phases[phases.length - 1];
   return {
     pollIntervalMs,
     confirmations,
     phases,
-    cpuRatio: small && large ? round(large.cpuMsPerBlock / small.cpuMsPerBlock, 2) : Number.NaN,
+    cpuRatio: cpuRatio(phases),
     note: 'LTC on litecoind 0.21 regtest (the BTC and DOGE code path). Latencies end when the payment changed in the store (its webhook event is in the outbox in the same transaction); they include up to one poll interval of waiting.',
   };
 }

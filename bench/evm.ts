@@ -14,16 +14,14 @@ import {
   startAnvil,
 } from '../core/chains/evm/testing/anvil.js';
 import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
-import { freshStoreUrl } from '../server/testing/store.js';
-import { seedLiveStore } from './live-seed.js';
 import { runIfMain } from './standalone.js';
-import { startTarget } from './target-process.js';
+import { cpuPerBlock, cpuRatio, round, type Summary, sleep, summary, withWatchedService } from './watcher-driver.js';
 
 export interface EvmPhase {
   openPayments: number;
   samples: number;
   /** Block that gives the deposit its required confirmations, seen at the node -> payment finished in the store. */
-  latencyMs: { p50: number; p99: number; max: number };
+  latencyMs: Summary;
   /** Watcher CPU (user + system of the service process during its syncs) per block, counting syncs that processed blocks. */
   cpuMsPerBlock: number;
   /** The same, plus the idle polls in between (all watcher CPU / blocks). */
@@ -45,13 +43,6 @@ export interface EvmBench {
   trafficErrors: number;
   note: string;
 }
-
-function pct(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
-const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 /**
  * Issue 5 benchmark. anvil mines a block every second; the service (own process, SQLite) watches it with a 250 ms
@@ -158,69 +149,32 @@ export async function benchEvm(
     })();
 
     for (const open of opts.openCounts ?? [100, 100_000]) {
-      const store = await freshStoreUrl();
-      // Set-up happens here, not in the service's process, so its memory reflects serving, not bulk loading.
-      const seeded = await seedLiveStore(store.url, {
-        chain: 'evm',
+      const seed = {
+        chain: 'evm' as const,
         xpub,
         open,
         asset: { payCurrency: 'ETH', network: 'eth', decimals: 18, payAmountUnits: '10000000000000000', rate: '3000' },
         randomAddress: () => getAddress(bytesToHex(randomBytes(20))),
-      });
-      const key = seeded.key;
-      const addresses = seeded.addresses as Address[];
-      const target = await startTarget('bench/evm-target.ts', {
-        DATABASE_URL: store.url,
-        CHAINS_CONFIG: configFile,
-        RATES_BASE_URL: rates.url,
-        MERCHANT_KEY: key,
-      });
-      try {
-        const api = `http://127.0.0.1:${target.info.port}`;
-        const statsUrl = `http://127.0.0.1:${target.info.statsPort}`;
-        type Stats = {
-          syncs: number;
-          busySyncs: number;
-          cpuUs: number;
-          busyCpuUs: number;
-          busyWallMs: number;
-          blocks: number;
-          rss: number;
-          finishedAt: Record<string, number>;
-        };
-        const stats = async (path = '/stats') => (await (await fetch(`${statsUrl}${path}`)).json()) as Stats;
+      };
+      const env = { CHAINS_CONFIG: configFile, RATES_BASE_URL: rates.url };
+      const phase = await withWatchedService(seed, env, async (service, seeded) => {
         // Warm-up: let the watcher catch up with a few blocks before counting.
         const h0 = Number(await anvil.public.getBlockNumber());
-        while (Number(await anvil.public.getBlockNumber()) < h0 + 3) await new Promise((r) => setTimeout(r, 100));
+        while (Number(await anvil.public.getBlockNumber()) < h0 + 3) await sleep(100);
 
         const paid: { id: string; tx: Hex }[] = [];
         for (let i = 0; i < samples; i++) {
-          const r = await fetch(`${api}/api/v1/payments`, {
-            method: 'POST',
-            headers: { 'x-api-key': String(target.info.key), 'content-type': 'application/json' },
-            body: JSON.stringify({ amount: 30, currency: 'ETH', email: 'bench@example.com' }),
-          });
-          if (r.status !== 201) throw new Error(`POST /payments: ${r.status} ${await r.text()}`);
-          const d = (
-            (await r.json()) as { data: { payment: { payment_id: string }; blockchain: { pay_address: Address } } }
-          ).data;
+          const { id, address } = await service.createPayment('ETH');
           const tx = await anvil.wallet.sendTransaction({
-            to: d.blockchain.pay_address,
+            to: address as Address,
             value: 10n ** 16n,
             account: ANVIL_FUNDED_3,
             chain: null,
           });
-          paid.push({ id: d.payment.payment_id, tx });
-          await new Promise((r) => setTimeout(r, 1000));
+          paid.push({ id, tx });
+          await sleep(1000);
         }
-        const deadline = Date.now() + 60_000;
-        let s = await stats();
-        while (paid.some((p) => s.finishedAt[p.id] === undefined)) {
-          if (Date.now() > deadline)
-            throw new Error(`payments not finished: ${paid.filter((p) => s.finishedAt[p.id] === undefined).length}`);
-          await new Promise((r) => setTimeout(r, 200));
-          s = await stats();
-        }
+        let s = await service.waitFor((st) => paid.every((p) => st.finishedAt[p.id] !== undefined), 60_000);
         const latencies: number[] = [];
         for (const p of paid) {
           const receipt = await anvil.public.getTransactionReceipt({ hash: p.tx });
@@ -229,41 +183,32 @@ export async function benchEvm(
           const done = s.finishedAt[p.id];
           if (seen !== undefined && done !== undefined) latencies.push(done - seen);
         }
-        latencies.sort((a, b) => a - b);
 
         // CPU window: only the background traffic (and the service's own timers) runs while the watcher is measured.
-        hits = addresses;
+        hits = seeded.addresses as Address[];
         const hWait = Number(await anvil.public.getBlockNumber());
-        while (Number(await anvil.public.getBlockNumber()) < hWait + 2) await new Promise((r) => setTimeout(r, 100));
-        await stats('/reset');
+        while (Number(await anvil.public.getBlockNumber()) < hWait + 2) await sleep(100);
+        await service.stats('/reset');
         const trafficBefore = sentTraffic;
         const hStart = Number(await anvil.public.getBlockNumber());
-        while (Number(await anvil.public.getBlockNumber()) < hStart + cpuBlocks)
-          await new Promise((r) => setTimeout(r, 200));
-        await new Promise((r) => setTimeout(r, 500));
-        s = await stats();
+        while (Number(await anvil.public.getBlockNumber()) < hStart + cpuBlocks) await sleep(200);
+        await sleep(500);
+        s = await service.stats();
         const hEnd = Number(await anvil.public.getBlockNumber());
         hits = [];
-        phases.push({
+        return {
           openPayments: open,
           samples: latencies.length,
-          latencyMs: {
-            p50: pct(latencies, 50),
-            p99: pct(latencies, 99),
-            max: latencies[latencies.length - 1] ?? Number.NaN,
-          },
-          cpuMsPerBlock: round(s.busyCpuUs / 1000 / Math.max(1, s.blocks), 3),
-          cpuMsPerBlockWithPolls: round(s.cpuUs / 1000 / Math.max(1, s.blocks), 3),
+          latencyMs: summary(latencies),
+          ...cpuPerBlock(s),
           wallMsPerBlock: round(s.busyWallMs / Math.max(1, s.blocks), 2),
           blocks: s.blocks,
           transfersPerBlock: round((sentTraffic - trafficBefore) / Math.max(1, hEnd - hStart), 1),
           rssMb: round(s.rss / 1048576, 1),
-          peakRssMb: target.peakRssMb(),
-        });
-      } finally {
-        await target.stop();
-        await store.dispose();
-      }
+          peakRssMb: service.peakRssMb(),
+        };
+      });
+      phases.push(phase);
     }
     traffic = false;
     watching = false;
@@ -274,13 +219,11 @@ export async function benchEvm(
     await rates.close();
     rmSync(configFile, { force: true });
   }
-  const small = phases[0];
-  const large = phases[phases.length - 1];
   return {
     pollIntervalMs,
     confirmations,
     phases,
-    cpuRatio: small && large ? round(large.cpuMsPerBlock / small.cpuMsPerBlock, 2) : Number.NaN,
+    cpuRatio: cpuRatio(phases),
     trafficErrors: errorsSeen,
     note: 'Latency ends when the payment is finished in the store (its webhook event is in the outbox in the same transaction); live-mode webhooks cannot reach a loopback receiver by design (SSRF guard), so delivery time is in the webhooks benchmark.',
   };

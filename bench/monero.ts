@@ -8,18 +8,16 @@ import { setViewKey } from '../core/addresses/monero-keys.js';
 import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
 import { startMonerod } from '../core/chains/monero/testing/monerod.js';
 import { systemClock } from '../core/clock.js';
-import { freshStoreUrl } from '../server/testing/store.js';
-import { seedLiveStore } from './live-seed.js';
 import { runIfMain } from './standalone.js';
-import { startTarget } from './target-process.js';
+import { cpuPerBlock, cpuRatio, round, type Summary, sleep, summary, withWatchedService } from './watcher-driver.js';
 
 export interface MoneroPhase {
   openPayments: number;
   samples: number;
   /** transfer answered (the transaction is in monerod's pool) -> payment confirming in the store. */
-  mempoolToConfirmingMs: { p50: number; p99: number; max: number };
+  mempoolToConfirmingMs: Summary;
   /** The block carrying the deposit is monerod's tip -> payment finished in the store (1 confirmation). */
-  blockToFinishedMs: { p50: number; p99: number; max: number };
+  blockToFinishedMs: Summary;
   /** Watcher CPU (user + system of the service process during syncs that processed blocks) per block. */
   cpuMsPerBlock: number;
   cpuMsPerBlockWithPolls: number;
@@ -35,15 +33,6 @@ export interface MoneroBench {
   /** cpuMsPerBlock at the largest open count over the smallest (target within 1.2). */
   cpuRatio: number;
   note: string;
-}
-
-const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function summary(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-  return { p50: pct(50), p99: pct(99), max: sorted[sorted.length - 1] ?? Number.NaN };
 }
 
 /**
@@ -71,7 +60,6 @@ export async function benchMonero(
   const phases: MoneroPhase[] = [];
   try {
     for (const open of openCounts) {
-      const store = await freshStoreUrl();
       const G = ed25519.Point.BASE;
       const a = hashToScalar(randomBytes(32));
       const address = encodeAddress({
@@ -80,69 +68,34 @@ export async function benchMonero(
         spendPub: G.multiply(hashToScalar(randomBytes(32))).toBytes(),
         viewPub: G.multiply(a).toBytes(),
       });
-      const { key } = await seedLiveStore(store.url, {
-        register: async (db, merchantId) => {
+      const seed = {
+        register: async (db: Parameters<typeof setViewKey>[0], merchantId: string) => {
           const r = await setViewKey(db, systemClock, merchantId, address, viewKeyHex(a));
           if (!r.ok) throw r.error;
         },
         open,
         asset: { payCurrency: 'XMR', network: 'xmr', decimals: 12, payAmountUnits: '200000000000', rate: '150' },
         randomAddress: () => sandboxSubaddress(randomBytes(32)),
-      });
-      const target = await startTarget('bench/evm-target.ts', {
-        DATABASE_URL: store.url,
-        CHAINS_CONFIG: configFile,
-        RATES_BASE_URL: rates.url,
-        MERCHANT_KEY: key,
-        WATCH_NETWORK: 'xmr',
-      });
-      try {
-        const api = `http://127.0.0.1:${target.info.port}`;
-        const statsUrl = `http://127.0.0.1:${target.info.statsPort}`;
-        type Stats = {
-          cpuUs: number;
-          busyCpuUs: number;
-          blocks: number;
-          rss: number;
-          finishedAt: Record<string, number>;
-          confirmingAt: Record<string, number>;
-        };
-        const stats = async (path = '/stats') => (await (await fetch(`${statsUrl}${path}`)).json()) as Stats;
-        const waitFor = async (pred: (s: Stats) => boolean) => {
-          const deadline = Date.now() + 60_000;
-          for (;;) {
-            const s = await stats();
-            if (pred(s)) return s;
-            if (Date.now() > deadline) throw new Error('the watcher did not catch up within 60 s');
-            await sleep(5);
-          }
-        };
+      };
+      const env = { CHAINS_CONFIG: configFile, RATES_BASE_URL: rates.url, WATCH_NETWORK: 'xmr' };
+      const phase = await withWatchedService(seed, env, async (service) => {
         const toConfirming: number[] = [];
         const toFinished: number[] = [];
         for (let i = 0; i < samples; i++) {
-          const r = await fetch(`${api}/api/v1/payments`, {
-            method: 'POST',
-            headers: { 'x-api-key': String(target.info.key), 'content-type': 'application/json' },
-            body: JSON.stringify({ amount: 30, currency: 'XMR', email: 'bench@example.com' }),
-          });
-          if (r.status !== 201) throw new Error(`POST /payments: ${r.status} ${await r.text()}`);
-          const d = (
-            (await r.json()) as { data: { payment: { payment_id: string }; blockchain: { pay_address: string } } }
-          ).data;
-          const id = d.payment.payment_id;
-          const txid = await node.pay([{ address: d.blockchain.pay_address, amount: 200_000_000_000n }]);
+          const { id, address } = await service.createPayment('XMR');
+          const txid = await node.pay([{ address, amount: 200_000_000_000n }]);
           const sent = Date.now();
-          toConfirming.push(
-            ((await waitFor((s) => s.confirmingAt[id] !== undefined)).confirmingAt[id] as number) - sent,
-          );
+          const confirming = await service.waitFor((s) => s.confirmingAt[id] !== undefined, 60_000);
+          toConfirming.push((confirming.confirmingAt[id] as number) - sent);
           await sleep(Math.random() * pollIntervalMs);
           await node.mineUntilIn(txid);
           const mined = Date.now();
-          toFinished.push(((await waitFor((s) => s.finishedAt[id] !== undefined)).finishedAt[id] as number) - mined);
+          const finished = await service.waitFor((s) => s.finishedAt[id] !== undefined, 60_000);
+          toFinished.push((finished.finishedAt[id] as number) - mined);
         }
 
         await sleep(500);
-        await stats('/reset');
+        await service.stats('/reset');
         let txs = 0;
         for (let b = 0; b < cpuBlocks; b++) {
           const ids: string[] = [];
@@ -150,39 +103,34 @@ export async function benchMonero(
             ids.push(await node.pay([{ address: sandboxSubaddress(randomBytes(32)), amount: 1_000_000n }]));
           txs += ids.length;
           await sleep(pollIntervalMs * 2);
-          const before = (await stats()).blocks;
+          const before = (await service.stats()).blocks;
           for (const id of ids) await node.mineUntilIn(id);
-          await waitFor((s) => s.blocks > before);
+          await service.waitFor((s) => s.blocks > before, 60_000);
         }
         await sleep(pollIntervalMs * 2);
-        const s = await stats();
-        phases.push({
+        const s = await service.stats();
+        return {
           openPayments: open,
           samples,
           mempoolToConfirmingMs: summary(toConfirming),
           blockToFinishedMs: summary(toFinished),
-          cpuMsPerBlock: round(s.busyCpuUs / 1000 / Math.max(1, s.blocks), 3),
-          cpuMsPerBlockWithPolls: round(s.cpuUs / 1000 / Math.max(1, s.blocks), 3),
+          ...cpuPerBlock(s),
           blocks: s.blocks,
           txPerBlock: round(txs / Math.max(1, s.blocks), 2),
           rssMb: round(s.rss / 1048576, 1),
-        });
-      } finally {
-        await target.stop();
-        await store.dispose();
-      }
+        };
+      });
+      phases.push(phase);
     }
   } finally {
     await node.stop();
     await rates.close();
     rmSync(configFile, { force: true });
   }
-  const small = phases[0];
-  const large = phases[phases.length - 1];
   return {
     pollIntervalMs,
     phases,
-    cpuRatio: small && large ? round(large.cpuMsPerBlock / small.cpuMsPerBlock, 2) : Number.NaN,
+    cpuRatio: cpuRatio(phases),
     note: 'XMR on monerod 0.18 regtest, one merchant view key. Latencies end when the payment changed in the store; they include up to one poll interval.',
   };
 }
