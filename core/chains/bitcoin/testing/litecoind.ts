@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromUnits } from '../../../money/decimal.js';
 import { freePort } from '../../../testing/free-port.js';
+import { testNode } from '../../../testing/test-node.js';
 import { amountUnits } from '../exact-json.js';
 import { BitcoinRpc, RpcError } from '../rpc.js';
 
@@ -68,12 +69,6 @@ function rpcauth(user: string, password: string): string {
   return `${user}:${salt}$${createHmac('sha256', salt).update(password).digest('hex')}`;
 }
 
-const live = new Set<ChildProcess>();
-// A test file that dies mid-run must not leave daemons behind.
-process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
-});
-
 /**
  * Starts a real `litecoind -regtest` on a free port with a fresh data directory, waits for its RPC, loads a wallet and
  * mines 101 blocks so the wallet can spend (regtest coinbase matures after 100 blocks). Password access goes through
@@ -133,47 +128,16 @@ async function startOnce(opts: { fund?: boolean }): Promise<Litecoind> {
     // Lets a test pay 1 satoshi: the dust rule is relay policy, and exact amounts down to one unit are what we prove.
     '-dustrelayfee=0',
   ];
-  let child: ChildProcess | null = null;
-
-  const launch = async () => {
-    const proc = spawn(LITECOIND, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = proc;
-    live.add(proc);
-    let output = '';
-    const collect = (d: Buffer) => {
-      output = (output + d.toString()).slice(-2000);
-    };
-    proc.stdout?.on('data', collect);
-    proc.stderr?.on('data', collect);
-    proc.once('exit', () => live.delete(proc));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (proc.exitCode !== null || proc.signalCode !== null)
-        throw new Error(`litecoind exited with ${proc.exitCode ?? proc.signalCode}: ${output}`);
-      try {
-        await rpc.call('getblockchaininfo');
-        return;
-      } catch (e) {
-        // Not listening yet, or -28 "Loading block index" while it warms up.
-        if (Date.now() > deadline) {
-          proc.kill('SIGKILL');
-          throw new Error(`litecoind did not answer within 60 s: ${(e as Error).message} ${output}`);
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-  };
-
-  const halt = async () => {
-    const proc = child as ChildProcess | null;
-    child = null;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const daemon = testNode({
+    command: LITECOIND,
+    args,
+    label: 'litecoind',
+    // Not listening yet, or -28 "Loading block index" while it warms up.
+    ready: () => rpc.call('getblockchaininfo'),
+    pollMs: 100,
+  });
+  const launch = () => daemon.launch();
+  const halt = () => daemon.halt();
 
   const loadWallet = async () => {
     try {
@@ -222,7 +186,7 @@ async function startOnce(opts: { fund?: boolean }): Promise<Litecoind> {
     rpc,
     wallet,
     minerAddress,
-    process: () => child,
+    process: () => daemon.child,
     mine,
     newAddress: (type = 'bech32') => wallet.call<string>('getnewaddress', ['', type]),
     // Bitcoin Core takes amounts as strings too (AmountFromValue parses the text): no float on the way in either.

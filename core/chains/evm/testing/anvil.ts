@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -16,6 +16,7 @@ import {
   type TestClient,
   type WalletClient,
 } from 'viem';
+import { testNode } from '../../../testing/test-node.js';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,37 +45,28 @@ export interface Anvil {
 
 /**
  * Starts a real anvil. `blockTimeSeconds` mines on an interval; without it the node mines only when asked
- * (evm_mine), so tests decide exactly when blocks happen. The port is read from anvil's own "Listening on" line.
+ * (evm_mine), so tests decide exactly when blocks happen.
  */
 export async function startAnvil(opts: { blockTimeSeconds?: number; port?: number } = {}): Promise<Anvil> {
   const args = ['--port', String(opts.port ?? 0), '--host', '127.0.0.1'];
   if (opts.blockTimeSeconds) args.push('--block-time', String(opts.blockTimeSeconds));
   else args.push('--no-mining');
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`anvil did not start: ${out.slice(-500)}`)), 30_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /Listening on [\d.]+:(\d+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        resolve(Number(m[1]));
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`anvil exited with ${code}: ${out.slice(-500)}`));
-    });
+  let port = 0;
+  const node = testNode({
+    command: anvilBinary(),
+    args,
+    label: 'anvil',
+    // Port 0: the port anvil chose is read from its own "Listening on" line.
+    ready: async (output) => {
+      const m = /Listening on [\d.]+:(\d+)/.exec(output);
+      if (!m?.[1]) throw new Error('not listening yet');
+      port = Number(m[1]);
+    },
+    pollMs: 20,
+    timeoutMs: 30_000,
   });
-  // Keep draining output so a chatty node never blocks on a full pipe.
-  child.stdout?.resume();
-  child.stderr?.resume();
+  await node.launch();
+  const child = node.child as ChildProcess;
   const url = `http://127.0.0.1:${port}`;
   const transport = http(url, { retryCount: 0 });
   return {
@@ -84,12 +76,7 @@ export async function startAnvil(opts: { blockTimeSeconds?: number; port?: numbe
     public: createPublicClient({ transport, cacheTime: 0 }),
     wallet: createWalletClient({ transport, account: ANVIL_FUNDED }),
     test: createTestClient({ mode: 'anvil', transport }),
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => node.halt(),
   };
 }
 

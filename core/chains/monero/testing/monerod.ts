@@ -1,18 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../../testing/free-port.js';
+import { testNode } from '../../../testing/test-node.js';
 
 /** Debian's monero package (scripts/ensure-monero.sh installs it): monerod and monero-wallet-rpc 0.18. */
 export const MONEROD = process.env.MONEROD_PATH ?? '/usr/bin/monerod';
 export const MONERO_WALLET_RPC = process.env.MONERO_WALLET_RPC_PATH ?? '/usr/bin/monero-wallet-rpc';
-
-const children = new Set<ChildProcess>();
-// A test file that dies mid-run must not leave daemons behind.
-process.once('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
 
 /** JSON-RPC 2.0 at `${url}/json_rpc` (monerod and monero-wallet-rpc alike); numbers in `raw` params stay exact. */
 export async function moneroCall<T>(url: string, method: string, params: unknown = {}, raw?: string): Promise<T> {
@@ -38,56 +32,6 @@ async function other<T>(url: string, path: string, params: unknown): Promise<T> 
   return (await res.json()) as T;
 }
 
-interface Proc {
-  child: ChildProcess | null;
-  launch(): Promise<void>;
-  halt(): Promise<void>;
-}
-
-function daemon(cmd: string, args: string[], ready: () => Promise<unknown>, label: string): Proc {
-  const p: Proc = {
-    child: null,
-    async launch() {
-      const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      p.child = proc;
-      children.add(proc);
-      let output = '';
-      const collect = (d: Buffer) => {
-        output = (output + d.toString()).slice(-3000);
-      };
-      proc.stdout?.on('data', collect);
-      proc.stderr?.on('data', collect);
-      proc.once('exit', () => children.delete(proc));
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        if (proc.exitCode !== null || proc.signalCode !== null)
-          throw new Error(`${label} exited with ${proc.exitCode ?? proc.signalCode}: ${output}`);
-        try {
-          await ready();
-          return;
-        } catch (e) {
-          if (Date.now() > deadline) {
-            proc.kill('SIGKILL');
-            throw new Error(`${label} did not answer within 60 s: ${(e as Error).message} ${output}`);
-          }
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      }
-    },
-    async halt() {
-      const proc = p.child;
-      p.child = null;
-      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-  return p;
-}
-
 export interface MoneroWallet {
   url: string;
   address: string;
@@ -100,9 +44,9 @@ async function startWallet(daemonUrl: string, keys?: { address: string; viewKey:
   const dir = mkdtempSync(join(tmpdir(), 'monero-wallet-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = daemon(
-    MONERO_WALLET_RPC,
-    [
+  const proc = testNode({
+    command: MONERO_WALLET_RPC,
+    args: [
       `--daemon-address=${daemonUrl.replace(/^http:\/\//, '')}`,
       `--rpc-bind-port=${port}`,
       '--rpc-bind-ip=127.0.0.1',
@@ -113,9 +57,9 @@ async function startWallet(daemonUrl: string, keys?: { address: string; viewKey:
       '--log-level=0',
       `--log-file=${join(dir, 'wallet.log')}`,
     ],
-    () => moneroCall(url, 'get_version'),
-    'monero-wallet-rpc',
-  );
+    ready: () => moneroCall(url, 'get_version'),
+    label: 'monero-wallet-rpc',
+  });
   await proc.launch();
   const call = <T>(method: string, params?: unknown, raw?: string) => moneroCall<T>(url, method, params ?? {}, raw);
   try {
@@ -189,9 +133,9 @@ export async function startMonerod(): Promise<Monerod> {
   const dataDir = mkdtempSync(join(tmpdir(), 'monerod-'));
   const [rpcPort, p2pPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${rpcPort}`;
-  const node = daemon(
-    MONEROD,
-    [
+  const node = testNode({
+    command: MONEROD,
+    args: [
       '--regtest',
       '--offline',
       '--fixed-difficulty=1',
@@ -207,9 +151,9 @@ export async function startMonerod(): Promise<Monerod> {
       '--log-level=0',
       `--log-file=${join(dataDir, 'monerod.log')}`,
     ],
-    () => moneroCall(url, 'get_info'),
-    'monerod',
-  );
+    ready: () => moneroCall(url, 'get_info'),
+    label: 'monerod',
+  });
   await node.launch();
   const call = <T>(method: string, params?: unknown) => moneroCall<T>(url, method, params ?? {});
   let payer: MoneroWallet;
