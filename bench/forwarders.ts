@@ -1,10 +1,12 @@
 import { type Address, encodeFunctionData, getAddress, type Hex, keccak256, parseEther, toHex } from 'viem';
-import { forwarderFactoryAbi, forwarderFactoryBytecode } from '../contracts/build/forwarders.js';
-import { compileNoBoolToken } from '../contracts/test/no-bool-token.js';
+import { forwarderFactoryAbi } from '../contracts/build/forwarders.js';
+import { compileNoBoolToken } from '../contracts/test/test-tokens.js';
 import {
   ANVIL_FUNDED,
   ANVIL_FUNDED_2,
   type Anvil,
+  deploy,
+  deployForwarderFactory,
   minedReceipt,
   startAnvil,
 } from '../core/chains/evm/testing/anvil.js';
@@ -95,21 +97,8 @@ export async function benchForwarders(): Promise<ForwardersBench> {
   try {
     await anvil.test.setAutomine(true);
     const token = compileNoBoolToken();
-    const deployToken = await anvil.wallet.deployContract({
-      abi: token.abi,
-      bytecode: token.bytecode,
-      args: ['Tether USD', 'USDT', 10n ** 18n],
-      account: ANVIL_FUNDED,
-      chain: null,
-    });
-    const tokenAddress = getAddress((await minedReceipt(anvil, deployToken)).contractAddress as Address);
-    const deployFactory = await anvil.wallet.deployContract({
-      abi: forwarderFactoryAbi,
-      bytecode: forwarderFactoryBytecode,
-      account: ANVIL_FUNDED,
-      chain: null,
-    });
-    const factory = getAddress((await minedReceipt(anvil, deployFactory)).contractAddress as Address);
+    const tokenAddress = await deploy(anvil, token, ['Tether USD', 'USDT', 10n ** 18n]);
+    const factory = await deployForwarderFactory(anvil);
     const payout = getAddress(`0x${'be'.repeat(20)}`);
     const transfer = (to: Address, value: bigint) =>
       encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, value] });

@@ -34,7 +34,24 @@ interface SolcOutput {
   >;
 }
 
-/** Compiles contracts/src with the pinned npm solc (solc-js); OpenZeppelin imports come from node_modules. */
+/**
+ * One call to the pinned npm solc (solc-js) with the committed settings: sources in, contracts by file and name out;
+ * compile errors are thrown as one. `import` resolves imports (OpenZeppelin's from node_modules).
+ */
+export function solcCompile(
+  sources: Record<string, { content: string }>,
+  findImports?: (path: string) => { contents: string } | { error: string },
+): SolcOutput['contracts'] {
+  const input = { language: 'Solidity', sources, settings: SOLC_SETTINGS };
+  const out = JSON.parse(
+    findImports ? solc.compile(JSON.stringify(input), { import: findImports }) : solc.compile(JSON.stringify(input)),
+  ) as SolcOutput;
+  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length > 0) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join('\n')}`);
+  return out.contracts;
+}
+
+/** Compiles contracts/src; OpenZeppelin imports come from node_modules. */
 export function compileForwarders(): ForwarderArtifacts {
   const sources: Record<string, { content: string }> = {};
   for (const name of ['Forwarder.sol', 'ForwarderFactory.sol']) {
@@ -44,12 +61,9 @@ export function compileForwarders(): ForwarderArtifacts {
     if (!path.startsWith('@openzeppelin/')) return { error: `not found: ${path}` };
     return { contents: readFileSync(require.resolve(path), 'utf8') };
   };
-  const input = { language: 'Solidity', sources, settings: SOLC_SETTINGS };
-  const out = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as SolcOutput;
-  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const factory = out.contracts['src/ForwarderFactory.sol']?.ForwarderFactory;
-  const forwarder = out.contracts['src/Forwarder.sol']?.Forwarder;
+  const contracts = solcCompile(sources, findImports);
+  const factory = contracts['src/ForwarderFactory.sol']?.ForwarderFactory;
+  const forwarder = contracts['src/Forwarder.sol']?.Forwarder;
   if (!factory || !forwarder) throw new Error('solc produced no ForwarderFactory or Forwarder');
   return {
     solcVersion: solc.version(),

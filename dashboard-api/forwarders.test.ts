@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeFunctionData, getAddress, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forwarderFactoryAbi, forwarderFactoryBytecode } from '../contracts/build/forwarders.js';
+import { forwarderFactoryAbi } from '../contracts/build/forwarders.js';
 import {
   ANVIL_CHAIN_ID,
   ANVIL_FUNDED,
   ANVIL_FUNDED_2,
   ANVIL_FUNDED_3,
   type Anvil,
-  minedReceipt,
+  deployForwarderFactory,
   startAnvil,
 } from '../core/chains/evm/testing/anvil.js';
 import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
@@ -40,15 +40,7 @@ const PAYOUT = ANVIL_FUNDED_2;
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  const hash = await anvil.wallet.deployContract({
-    abi: forwarderFactoryAbi,
-    bytecode: forwarderFactoryBytecode,
-    account: ANVIL_FUNDED,
-    chain: null,
-  });
-  const receipt = await minedReceipt(anvil, hash);
-  if (!receipt.contractAddress) throw new Error('factory not deployed');
-  factory = getAddress(receipt.contractAddress);
+  factory = await deployForwarderFactory(anvil);
   chainsFile = join(tmpdir(), `chains-dash-fwd-${process.pid}.json`);
   writeFileSync(
     chainsFile,

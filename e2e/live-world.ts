@@ -3,16 +3,14 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HDKey } from '@scure/bip32';
-import { type Address, getAddress } from 'viem';
-import { forwarderFactoryAbi, forwarderFactoryBytecode } from '../contracts/build/forwarders.js';
+import type { Address } from 'viem';
 import { setXpub } from '../core/addresses/xpubs.js';
 import {
   ANVIL_CHAIN_ID,
-  ANVIL_FUNDED,
   type Anvil,
   compileTestToken,
+  deployForwarderFactory,
   deployTestToken,
-  minedReceipt,
   startAnvil,
 } from '../core/chains/evm/testing/anvil.js';
 import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
@@ -52,15 +50,7 @@ export async function startLiveWorld(
   const usdc = await deployTestToken(anvil, token, 'USDC');
   let factory: Address | null = null;
   if (o.forwarders) {
-    const hash = await anvil.wallet.deployContract({
-      abi: forwarderFactoryAbi,
-      bytecode: forwarderFactoryBytecode,
-      account: ANVIL_FUNDED,
-      chain: null,
-    });
-    const receipt = await minedReceipt(anvil, hash);
-    if (!receipt.contractAddress) throw new Error('the forwarder factory was not deployed');
-    factory = getAddress(receipt.contractAddress);
+    factory = await deployForwarderFactory(anvil);
   }
   const rates = await startRatesServer({ ethereum: 3000, tether: 1, 'usd-coin': 1 });
   const configFile = join(tmpdir(), `wallet-chains-${randomBytes(4).toString('hex')}.json`);

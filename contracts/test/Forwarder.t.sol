@@ -4,7 +4,7 @@ pragma solidity ^0.8.24;
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {Forwarder} from "../src/Forwarder.sol";
 import {ForwarderFactory} from "../src/ForwarderFactory.sol";
-import {NoBoolToken} from "./NoBoolToken.sol";
+import {NoBoolToken} from "./TestTokens.sol";
 import {Test} from "./Vm.sol";
 
 /// A USDC-like token: 6 decimals, returns bool.

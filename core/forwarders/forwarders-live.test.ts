@@ -6,10 +6,17 @@ import { join } from 'node:path';
 import { type Address, getAddress, getContractAddress, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileNoBoolToken } from '../../contracts/test/no-bool-token.js';
+import { compileNoBoolToken } from '../../contracts/test/test-tokens.js';
 import { startTestService, type TestService } from '../../server/testing/harness.js';
 import { rawNumber, until } from '../../server/testing/until.js';
-import { ANVIL_CHAIN_ID, ANVIL_FUNDED, type Anvil, minedReceipt, startAnvil } from '../chains/evm/testing/anvil.js';
+import {
+  ANVIL_CHAIN_ID,
+  ANVIL_FUNDED,
+  type Anvil,
+  deploy,
+  minedReceipt,
+  startAnvil,
+} from '../chains/evm/testing/anvil.js';
 import { startRatesServer } from '../chains/evm/testing/rates-server.js';
 import { ManualClock } from '../clock.js';
 import { forwarderAddress, forwarderSalt } from './address.js';
@@ -130,14 +137,7 @@ async function paymentStatus(id: string): Promise<string> {
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  const hash = await anvil.wallet.deployContract({
-    abi: tokenAbi.abi,
-    bytecode: tokenAbi.bytecode,
-    args: ['Tether USD', 'USDT', 10n ** 15n],
-    account: ANVIL_FUNDED,
-    chain: null,
-  });
-  usdt = getAddress((await minedReceipt(anvil, hash)).contractAddress as string);
+  usdt = await deploy(anvil, tokenAbi, ['Tether USD', 'USDT', 10n ** 15n]);
   rates = await startRatesServer({ ethereum: 3000, tether: 1, 'usd-coin': 1 });
 }, 120_000);
 

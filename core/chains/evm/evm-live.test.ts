@@ -26,7 +26,7 @@ import { startRatesServer } from './testing/rates-server.js';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.js';
 
 /*
- * Live payments end to end: a real anvil node, ERC-20 test tokens compiled from test-token.sol, the real service
+ * Live payments end to end: a real anvil node, ERC-20 test tokens compiled from contracts/test/TestTokens.sol, the real service
  * over HTTP in live mode with CHAINS_CONFIG, and a live merchant whose xpub comes from a random wallet seed.
  * The node mines only when a test says so, so every confirmation count below is exact.
  */

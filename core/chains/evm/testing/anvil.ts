@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,10 +15,15 @@ import {
   type TestClient,
   type WalletClient,
 } from 'viem';
+import { forwarderFactoryAbi, forwarderFactoryBytecode } from '../../../../contracts/build/forwarders.js';
+import { type CompiledContract, compileTestToken } from '../../../../contracts/test/test-tokens.js';
 import { testNode } from '../../../testing/test-node.js';
 
+// The standard test token is compiled where the tokens live; re-exported for the EVM tests that deploy it here.
+export { type CompiledContract, compileTestToken };
+
 const require = createRequire(import.meta.url);
-const here = dirname(fileURLToPath(import.meta.url));
+const _here = dirname(fileURLToPath(import.meta.url));
 
 /** anvil's first default account (mnemonic "test test ... junk"), unlocked on the node: it signs for us. */
 export const ANVIL_FUNDED: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -80,52 +84,37 @@ export async function startAnvil(opts: { blockTimeSeconds?: number; port?: numbe
   };
 }
 
-export interface CompiledContract {
-  abi: Abi;
-  bytecode: Hex;
-}
-
-/** Compiles core/chains/evm/test-token.sol with the solc npm package (no network, no native compiler). */
-export function compileTestToken(): CompiledContract {
-  const solc = require('solc') as { compile(input: string): string };
-  const source = readFileSync(join(here, '..', 'test-token.sol'), 'utf8');
-  const input = {
-    language: 'Solidity',
-    sources: { 'test-token.sol': { content: source } },
-    settings: {
-      evmVersion: 'cancun',
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { TestToken: ['abi', 'evm.bytecode.object'] } },
-    },
-  };
-  const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
-    errors?: { severity: string; formattedMessage: string }[];
-    contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-  };
-  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const c = out.contracts?.['test-token.sol']?.TestToken;
-  if (!c) throw new Error('solc produced no TestToken');
-  return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
-}
-
-/** Deploys a TestToken (supply to ANVIL_FUNDED), mining the block itself when the node does not automine. */
-export async function deployTestToken(
+/** Deploys a contract from ANVIL_FUNDED, mining the block itself when the node does not automine. */
+export async function deploy(
   anvil: Anvil,
-  token: CompiledContract,
-  symbol: string,
-  supplyUnits = 10n ** 15n,
+  contract: { abi: Abi | readonly unknown[]; bytecode: Hex },
+  args: readonly unknown[] = [],
 ): Promise<Address> {
   const hash = await anvil.wallet.deployContract({
-    abi: token.abi,
-    bytecode: token.bytecode,
-    args: [`Test ${symbol}`, symbol, supplyUnits],
+    abi: contract.abi as Abi,
+    bytecode: contract.bytecode,
+    args,
     account: ANVIL_FUNDED,
     chain: null,
   });
   const receipt = await minedReceipt(anvil, hash);
   if (!receipt.contractAddress) throw new Error('deployment has no contract address');
   return getAddress(receipt.contractAddress);
+}
+
+/** Deploys a test token (contracts/test/test-tokens.ts) named `Test ${symbol}`, its supply to ANVIL_FUNDED. */
+export function deployTestToken(
+  anvil: Anvil,
+  token: CompiledContract,
+  symbol: string,
+  supplyUnits = 10n ** 15n,
+): Promise<Address> {
+  return deploy(anvil, token, [`Test ${symbol}`, symbol, supplyUnits]);
+}
+
+/** Deploys the committed ForwarderFactory (contracts/build), as `admin evm deploy-factory` does on a real chain. */
+export function deployForwarderFactory(anvil: Anvil): Promise<Address> {
+  return deploy(anvil, { abi: forwarderFactoryAbi, bytecode: forwarderFactoryBytecode });
 }
 
 /** Waits for a receipt, mining one block if the transaction is still pending on a --no-mining node. */
