@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../core/store/schema.js';
 import { membershipsOf } from '../core/users/memberships.js';
 import { csrfTokenOf } from '../core/users/sessions.js';
-import { hasTwoFactor } from '../core/users/two-factor.js';
+import { hasTwoFactor, merchantsRequiringTwoFactor } from '../core/users/two-factor.js';
 
 /**
  * What the dashboard needs to know of who is signed in: their address, the merchants they belong to (the merchant
@@ -11,20 +11,9 @@ import { hasTwoFactor } from '../core/users/two-factor.js';
  */
 export async function meView(db: Kysely<Database>, s: { userId: string; email: string; token: string }) {
   const memberships = (await membershipsOf(db, s.userId)).filter((m) => m.active === 1);
-  const required = new Set(
-    memberships.length === 0
-      ? []
-      : (
-          await db
-            .selectFrom('merchant_two_factor_requirements')
-            .select('merchant_id')
-            .where(
-              'merchant_id',
-              'in',
-              memberships.map((m) => m.merchant_id),
-            )
-            .execute()
-        ).map((r) => r.merchant_id),
+  const required = await merchantsRequiringTwoFactor(
+    db,
+    memberships.map((m) => m.merchant_id),
   );
   return {
     email: s.email,

@@ -224,6 +224,17 @@ export async function requiresTwoFactor(db: Db, merchantId: string): Promise<boo
   return row !== undefined;
 }
 
+/** Of these merchants, those whose owner requires two-factor of every member. */
+export async function merchantsRequiringTwoFactor(db: Db, merchantIds: readonly string[]): Promise<Set<string>> {
+  if (merchantIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('merchant_two_factor_requirements')
+    .select('merchant_id')
+    .where('merchant_id', 'in', merchantIds)
+    .execute();
+  return new Set(rows.map((r) => r.merchant_id));
+}
+
 export async function setTwoFactorRequired(db: Db, merchantId: string, required: boolean, now: number) {
   await db.deleteFrom('merchant_two_factor_requirements').where('merchant_id', '=', merchantId).execute();
   if (required)

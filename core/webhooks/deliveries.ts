@@ -102,6 +102,12 @@ export async function listDeliveries(
 }
 
 /** Every attempt of one delivery, oldest first. */
+/** The merchant a delivery belongs to, or undefined when there is no such delivery (the admin CLI's look-up). */
+export async function merchantOfDelivery(db: Kysely<Database>, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('webhook_deliveries').select('merchant_id').where('id', '=', id).executeTakeFirst();
+  return row?.merchant_id;
+}
+
 export function attemptsOf(db: Kysely<Database>, deliveryId: string): Promise<Attempt[]> {
   return db
     .selectFrom('webhook_attempts')

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { isoOrNull } from '../../core/clock.js';
 import { generateWebhookSecret } from '../../core/merchants/keys.js';
 import { getMerchant, updateMerchant } from '../../core/merchants/merchants.js';
-import { deliveryStatuses, enableEndpoint, listDeliveries, redeliver } from '../../core/webhooks/deliveries.js';
+import {
+  deliveryStatuses,
+  enableEndpoint,
+  listDeliveries,
+  merchantOfDelivery,
+  redeliver,
+} from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import { sendTestEvent } from '../../core/webhooks/test-event.js';
 import { type Command, UsageError } from './command.js';
@@ -63,13 +69,9 @@ export const webhookCommands: Command[] = [
     },
     async run(ctx, v) {
       const id = String(v.delivery);
-      const row = await ctx.db
-        .selectFrom('webhook_deliveries')
-        .select('merchant_id')
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (!row) throw new UsageError(`--delivery: no delivery ${id}`);
-      const d = await redeliver(ctx.db, row.merchant_id, id, ctx.clock.now());
+      const merchantId = await merchantOfDelivery(ctx.db, id);
+      if (!merchantId) throw new UsageError(`--delivery: no delivery ${id}`);
+      const d = await redeliver(ctx.db, merchantId, id, ctx.clock.now());
       ctx.out(
         v.json
           ? JSON.stringify({
