@@ -1,13 +1,15 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, EvmForwarderTable } from '../store/schema.js';
+import type { Database, EvmForwarderTable, EvmSweepTable } from '../store/schema.js';
 
 /*
  * The evm_forwarders table: one row per payment paid through a forwarder, written in the payment's own creation
- * transaction, and how far its deposits were swept.
+ * transaction, and how far its deposits were swept; and the evm_sweeps table: each relayer transaction, stored signed
+ * before it is sent. Retry bookkeeping (attempts, next attempt, last error) lives in the forwarder's row.
  */
 
 type Db = Kysely<Database>;
 export type ForwarderRow = Selectable<EvmForwarderTable>;
+export type SweepRow = Selectable<EvmSweepTable>;
 
 export async function insertForwarder(
   db: Db,
@@ -112,5 +114,124 @@ export async function markSwept(
     })
     .where('payment_id', '=', paymentId)
     .where((eb) => eb.or([eb('swept_through', 'is', null), eb('swept_through', '<', s.throughHeight)]))
+    .execute();
+}
+
+/** Retries of a failed sweep back off: 1 min, 2, 4, ... up to 6 h. */
+export function sweepBackoffMs(attempts: number): number {
+  return Math.min(6 * 3_600_000, 60_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/** The network's relayer transaction still waiting to be mined, oldest first (there is at most one at a time). */
+export function pendingSweep(db: Db, network: string): Promise<SweepRow | undefined> {
+  return db
+    .selectFrom('evm_sweeps')
+    .selectAll()
+    .where('network', '=', network)
+    .where('status', '=', 'pending')
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
+/**
+ * Stores a signed relayer transaction and ties its forwarders to it, in one transaction, before it is sent: a restart
+ * then waits for (or re-sends) that same transaction and never pays for the batch twice.
+ */
+export async function recordSweep(
+  db: Db,
+  sweep: Pick<SweepRow, 'id' | 'network' | 'sender' | 'nonce' | 'tx_hash' | 'raw_tx' | 'created_at'>,
+  paymentIds: readonly string[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('evm_sweeps')
+      .values({
+        ...sweep,
+        forwarders: paymentIds.length,
+        status: 'pending',
+        gas_used: null,
+        fee_wei: null,
+        block_height: null,
+        error: null,
+        updated_at: sweep.created_at,
+      })
+      .execute();
+    await trx
+      .updateTable('evm_forwarders')
+      .set({ pending_sweep_id: sweep.id })
+      .where('payment_id', 'in', paymentIds)
+      .execute();
+  });
+}
+
+/** How a relayer transaction ended. */
+export interface SweepOutcome {
+  status: 'succeeded' | 'failed';
+  block?: number;
+  gasUsed?: bigint;
+  fee?: bigint;
+  error?: string;
+  /** Forwarders of a mined sweep whose payout refused an asset (they are not swept). */
+  refused?: { paymentId: string; error: string }[];
+  at: number;
+}
+
+/**
+ * Records how a relayer transaction ended. Its forwarders leave it: a failed one's (or one whose payout refused an
+ * asset) wait out a growing backoff before the next try; the others were marked swept already.
+ */
+export async function settleSweep(db: Db, id: string, s: SweepOutcome): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('evm_sweeps')
+      .set({
+        status: s.status,
+        block_height: s.block ?? null,
+        gas_used: s.gasUsed?.toString() ?? null,
+        fee_wei: s.fee?.toString() ?? null,
+        error: s.error ?? null,
+        updated_at: s.at,
+      })
+      .where('id', '=', id)
+      .execute();
+    const members = await trx
+      .selectFrom('evm_forwarders')
+      .select(['payment_id', 'sweep_attempts'])
+      .where('pending_sweep_id', '=', id)
+      .execute();
+    for (const m of members) {
+      const error =
+        s.status === 'failed' ? (s.error ?? 'failed') : s.refused?.find((r) => r.paymentId === m.payment_id)?.error;
+      const attempts = Number(m.sweep_attempts) + 1;
+      await trx
+        .updateTable('evm_forwarders')
+        .set(
+          error
+            ? {
+                pending_sweep_id: null,
+                sweep_attempts: attempts,
+                next_sweep_at: s.at + sweepBackoffMs(attempts),
+                sweep_error: error,
+              }
+            : { pending_sweep_id: null },
+        )
+        .where('payment_id', '=', m.payment_id)
+        .execute();
+    }
+  });
+}
+
+/** A forwarder that cannot be flushed now (its token refuses the payout): it waits out a backoff, with the reason. */
+export async function deferForwarder(
+  db: Db,
+  f: Pick<ForwarderRow, 'payment_id' | 'sweep_attempts'>,
+  error: string,
+  now: number,
+): Promise<void> {
+  const attempts = Number(f.sweep_attempts) + 1;
+  await db
+    .updateTable('evm_forwarders')
+    .set({ sweep_attempts: attempts, next_sweep_at: now + sweepBackoffMs(attempts), sweep_error: error })
+    .where('payment_id', '=', f.payment_id)
     .execute();
 }
