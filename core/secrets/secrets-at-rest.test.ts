@@ -11,10 +11,12 @@ import { bundleService, type ServiceProcess, spawnService } from '../../server/t
 import { freshStoreUrl } from '../../server/testing/store.js';
 import { randomWalletKeys } from '../chains/monero/testing/wallet-keys.js';
 import { systemClock } from '../clock.js';
+import { createMerchant, getMerchant } from '../merchants/merchants.js';
 import { migrate, openStore } from '../store/db.js';
 import { startReceiver, type TestReceiver } from '../webhooks/testing/receiver.js';
 import { newKeyText } from './keyring.js';
 import { listStoredSecrets } from './stored-secrets.js';
+import { unlockStore } from './unlock.js';
 
 /*
  * Secrets at rest (issue 27, item 4), proven on the service as deployed: the bundled server and admin CLI in their
@@ -297,6 +299,43 @@ describe('secrets at rest', () => {
   }, 120_000);
 });
 
+describe('with no key configured', () => {
+  it('uses a 0600 key file beside the SQLite store, which rotate-key replaces', async (ctx) => {
+    // The PostgreSQL default (data/secrets.key under the working directory) is shared by every test store there.
+    if (isPostgres()) ctx.skip();
+    const own = await freshStoreUrl();
+    const file = `${own.url.slice('sqlite:'.length)}.key`;
+    const cliOn = (args: string[]) =>
+      run(process.execPath, [cli.path, ...args], {
+        env: { ...process.env, DATABASE_URL: own.url, SECRETS_KEY: '', SECRETS_KEY_FILE: '' },
+      });
+    try {
+      const created = await cliOn(['merchant', 'create', '--name', 'Plain', '--mode', 'test', '--json']);
+      expect(created.stderr).toContain(`Created the secrets key file ${file} (mode 0600)`);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const m = JSON.parse(created.stdout);
+      const first = readFileSync(file, 'utf8');
+
+      const rotated = await cliOn(['secrets', 'rotate-key']);
+      expect(rotated.stdout).toContain(`${file} now holds the new key`);
+      expect(readFileSync(file, 'utf8')).not.toBe(first);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(existsSync(`${file}.next`)).toBe(false);
+
+      const store = openStore(own.url, { poolSize: 1 });
+      try {
+        const u = await unlockStore(store, {}, own.url);
+        expect(u.createdKeyFile).toBeNull();
+        expect((await getMerchant(store.db, m.merchant_id))?.webhook_secret).toBe(m.webhook_secret);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await own.dispose();
+    }
+  }, 60_000);
+});
+
 describe('a store from before encryption at rest', () => {
   it('has its secrets in the clear sealed at the first start with a key, and they keep working', async () => {
     const legacy = await freshStoreUrl();
@@ -305,7 +344,6 @@ describe('a store from before encryption at rest', () => {
       // Written as the code before this change wrote it: the same schema, the secret column in the clear.
       const store = openStore(legacy.url, { poolSize: 1 });
       const secret = 'whsec_legacy_0123456789abcdefghijklmnopqrstuv';
-      const { createMerchant } = await import('../merchants/merchants.js');
       let sk = '';
       try {
         await migrate(store);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Store } from '../store/db.js';
 import { withStoreLock } from '../store/store-lock.js';
 import {
@@ -8,7 +9,7 @@ import {
   readKey,
   type SecretsKeySettings,
 } from './key-source.js';
-import { Keyring, SecretsKeyError } from './keyring.js';
+import { Keyring, SecretsKeyError, sealedKeyId } from './keyring.js';
 import { contextOf } from './secret-columns.js';
 import { keyIdsOf, listStoredSecrets, resealAll } from './stored-secrets.js';
 
@@ -51,17 +52,20 @@ async function unlockNow(store: Store, settings: SecretsKeySettings, databaseUrl
   }
   const { keyring, name } = source;
   const foreign = ids.filter((id) => id !== keyring.id);
-  if (foreign.length > 0)
+  if (foreign.length > 0) {
+    // `admin secrets rotate-key` with the default key file re-encrypts, then moves `.next` over the file.
+    const next = source.defaultFile && existsSync(`${source.defaultFile}.next`) ? `${source.defaultFile}.next` : null;
     throw new SecretsKeyError(
       `${name}: not the key the store's secrets are encrypted with (theirs: key ${foreign.join(', ')}; this one: ` +
-        `key ${keyring.id})`,
+        `key ${keyring.id})${next ? `; an interrupted rotate-key left the new key in ${next}: move it into place` : ''}`,
     );
-  // Same key id, so one value of each table must open: one that does not was altered in the store.
-  const seen = new Set<string>();
+  }
+  // The key ids match; one sealed value of each table must also open (one that does not was altered in the store).
+  const checked = new Set<string>();
   for (const s of stored) {
-    if (seen.has(s.table) || !ids.includes(keyring.id) || !s.stored.startsWith('enc1:')) continue;
+    if (checked.has(s.table) || sealedKeyId(s.stored) === null) continue;
     keyring.open(s.stored, contextOf(s.table));
-    seen.add(s.table);
+    checked.add(s.table);
   }
   const sealedNow = await resealAll(store.db, null, keyring);
   store.secrets.use(keyring);
