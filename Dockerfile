@@ -16,6 +16,8 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: only what runs (the bundles, the built static files, production dependencies), as a non-root user.
+# No secrets key is baked in: run it with SECRETS_KEY or SECRETS_KEY_FILE (README: Secrets at rest). Without one the
+# service makes /data/service.sqlite.key on the volume beside the SQLite store: fine for trying, not for production.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -5,6 +5,7 @@ import { systemClock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { createMerchant } from '../core/merchants/merchants.js';
 import type { Payment } from '../core/payments/payment.js';
+import { unlockStore } from '../core/secrets/unlock.js';
 import { migrate, openStore } from '../core/store/db.js';
 import type { Database } from '../core/store/schema.js';
 
@@ -34,6 +35,8 @@ export async function seedLiveStore(
   const store = openStore(url);
   try {
     await migrate(store);
+    // The bench's service finds the same key: no key configured, both use the default key file.
+    await unlockStore(store, {}, url);
     const { db } = store;
     const merchant = await createMerchant(db, systemClock, { name: 'Bench live', mode: 'live' });
     if ('register' in o) await o.register(db, merchant.merchant_id);

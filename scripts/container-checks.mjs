@@ -13,6 +13,9 @@ const volume = `cps-test-data-${tag}`;
 const pgBase = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const pgDb = `cps_ct_${tag}`;
 const containers = [];
+// One secrets key for every container, as an operator gives it (README: Secrets at rest): the PostgreSQL replicas
+// share one store, so they must share its key; without one the image could not make a key file next to PostgreSQL.
+const secretsKey = randomBytes(32).toString('base64');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function podman(...args) {
@@ -37,6 +40,7 @@ async function run(name, env, args = []) {
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
+    SECRETS_KEY: secretsKey,
     ...env,
   }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   const full = `${name}-${tag}`;

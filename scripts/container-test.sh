@@ -48,6 +48,7 @@ trap 'rm -rf "$cfg"' EXIT
 cp compose.yaml "$cfg/compose.yaml"
 cp .env.example "$cfg/.env"
 echo "POSTGRES_PASSWORD=container-test" >>"$cfg/.env"
+echo "SECRETS_KEY=$(head -c 32 /dev/urandom | base64)" >>"$cfg/.env"
 (cd "$cfg" && docker-compose -f compose.yaml config >"$cfg/out.yaml" 2>"$cfg/err.txt") ||
   { cat "$cfg/err.txt" >&2; exit 1; }
 grep -q 'condition: service_healthy' "$cfg/out.yaml" || { echo "compose: the service must wait for PostgreSQL's health" >&2; exit 1; }

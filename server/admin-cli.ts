@@ -1,4 +1,5 @@
 import { systemClock } from '../core/clock.js';
+import { unlockStore } from '../core/secrets/unlock.js';
 import { migrate, openStore } from '../core/store/db.js';
 import { backupCommands } from './cli/backup-commands.js';
 import { type Command, helpOf, parseCommandArgs, UsageError } from './cli/command.js';
@@ -6,6 +7,7 @@ import { evmCommands } from './cli/evm-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { paymentCommands } from './cli/payment-commands.js';
 import { payoutCommands } from './cli/payout-commands.js';
+import { secretsCommands } from './cli/secrets-commands.js';
 import { userCommands } from './cli/user-commands.js';
 import { viewkeyCommands } from './cli/viewkey-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
@@ -23,6 +25,7 @@ export const commands: Command[] = [
   ...webhookCommands,
   ...userCommands,
   ...backupCommands,
+  ...secretsCommands,
 ];
 
 function overview(): string {
@@ -66,6 +69,12 @@ export async function runCli(
     const store = openStore(config.DATABASE_URL, { poolSize: 2 });
     try {
       await migrate(store);
+      const unlocked = await unlockStore(store, config, config.DATABASE_URL);
+      // Standard error: standard output may be a command's JSON.
+      if (unlocked.createdKeyFile)
+        process.stderr.write(
+          `Created the secrets key file ${unlocked.createdKeyFile} (mode 0600): back it up apart from the store.\n`,
+        );
       const utxoNetOf = (chain: string) => config.UTXO_NETWORKS.find((n) => n.network === chain)?.chain ?? null;
       const ctx = {
         db: store.db,
@@ -75,6 +84,7 @@ export async function runCli(
         readStdin,
         utxoNetOf,
         evmNetworks: config.EVM_NETWORKS,
+        secrets: unlocked,
       };
       await cmd.run?.({ ...ctx, gapLimit: config.UTXO_GAP_LIMIT }, values);
     } finally {

@@ -17,6 +17,13 @@ export const configSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   /** A directory that must be a mounted volume when the SQLite store lies in it (the container image sets /data). */
   REQUIRE_VOLUME: z.string().startsWith('/', 'must be an absolute path').optional(),
+  /**
+   * The key sealing the secrets the service reads back (webhook and TOTP secrets, Monero view keys): 32 bytes as
+   * base64 or hex. Or SECRETS_KEY_FILE, a file holding it. Neither: a key file beside the SQLite store
+   * (core/secrets/key-source.ts).
+   */
+  SECRETS_KEY: z.string().optional(),
+  SECRETS_KEY_FILE: z.string().optional(),
   /** Seconds start-up waits for a PostgreSQL store to answer before giving up with one line. */
   STORE_WAIT_SECONDS: intFrom(10, 0),
   PAYMENT_TTL_SECONDS: intFrom(1200, 60),

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../core/clock.js';
 import { type CreatedMerchant, createMerchant } from '../core/merchants/merchants.js';
+import { unlockStore } from '../core/secrets/unlock.js';
 import { migrate, openStore, type Store } from '../core/store/db.js';
 import { startReceiver, type TestReceiver } from '../core/webhooks/testing/receiver.js';
 import { bundleService, type ServiceProcess, spawnService } from './testing/service-process.js';
@@ -21,6 +22,8 @@ beforeAll(async () => {
   rcv = await startReceiver('x');
   store = openStore(storeUrl.url, { poolSize: 2 });
   await migrate(store);
+  // The spawned service finds the same key: no key configured, both use the default key file.
+  await unlockStore(store, {}, storeUrl.url);
   merchant = await createMerchant(store.db, systemClock, { name: 'Stop shop', mode: 'test', webhookUrl: rcv.url });
   rcv.secret = merchant.webhook_secret;
 }, 60_000);

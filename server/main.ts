@@ -1,3 +1,4 @@
+import { SecretsKeyError } from '../core/secrets/keyring.js';
 import { ensureDemoKey } from '../dropin-api/demo.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createDemoOnFirstStart } from './first-start.js';
@@ -23,8 +24,14 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const service = await buildService(config);
+  const service = await buildService(config).catch((e) => {
+    // A missing or wrong secrets key is the operator's to fix: one line naming the variable, like bad settings.
+    if (!(e instanceof SecretsKeyError)) throw e;
+    process.stderr.write(`Cannot start: ${e.message}\n`);
+    process.exit(1);
+  });
   const { deps } = service;
+  for (const line of secretsNotice(service.secrets)) process.stdout.write(`${line}\n`);
 
   const demoLines = await createDemoOnFirstStart(deps, config.PUBLIC_URL);
   if (demoLines) process.stdout.write(demoLines.join('\n'));
@@ -42,6 +49,20 @@ async function main(): Promise<void> {
   deps.logger.info('listening', { url: config.PUBLIC_URL, host: config.HOST, port, store: deps.dialect });
   process.stdout.write(`Service listening on ${config.PUBLIC_URL} (store: ${deps.dialect})\n`);
   if (demoKey) process.stdout.write(`Demo storefront (buy with "Simulate payment"): ${config.PUBLIC_URL}/demo/\n`);
+}
+
+/** What this start did to the secrets key and the store's secrets, said once. */
+function secretsNotice(s: Awaited<ReturnType<typeof buildService>>['secrets']): string[] {
+  const lines: string[] = [];
+  if (s.createdKeyFile)
+    lines.push(
+      `Created the secrets key file ${s.createdKeyFile} (key ${s.keyring.id}, mode 0600): the store's webhook ` +
+        'secrets, TOTP secrets and view keys are encrypted with it. Back it up apart from the store; in production ' +
+        'set SECRETS_KEY or SECRETS_KEY_FILE (README: Secrets at rest).',
+    );
+  if (s.sealedNow > 0)
+    lines.push(`Encrypted ${s.sealedNow} secrets the store held in the clear (key ${s.keyring.id}).`);
+  return lines;
 }
 
 main().catch((e) => {

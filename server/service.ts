@@ -30,6 +30,7 @@ import { startExpirySweeper } from '../core/payments/expiry.js';
 import { startIdempotencyPurge } from '../core/payments/idempotency.js';
 import { createCoinGeckoRates } from '../core/pricing/coingecko.js';
 import { createFixedRates } from '../core/pricing/fixed-rates.js';
+import { type Unlocked, unlockStore } from '../core/secrets/unlock.js';
 import { migrate, openStore, type Store } from '../core/store/db.js';
 import { loadPageSecret } from '../core/store/settings.js';
 import type { Resolver } from '../core/webhooks/address-guard.js';
@@ -54,6 +55,8 @@ export interface ServiceOverrides {
 export interface Service {
   config: Config;
   store: Store;
+  /** The secrets key loaded at build, and whether this start created its file or sealed secrets in the clear. */
+  secrets: Unlocked;
   deps: ApiDeps;
   app: Hono;
   watchers: ChainWatchers;
@@ -80,6 +83,10 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     onPoolError: (e) => logger.warn('database connection lost; reconnecting on next query', { error: e.message }),
   });
   await migrate(store);
+  const secrets = await unlockStore(store, config, config.DATABASE_URL).catch(async (e) => {
+    await store.close();
+    throw e;
+  });
   // Configured live networks bring their own chain ids and token contracts (a testnet, a local node).
   const configured = applyUtxoConfig(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), config.UTXO_NETWORKS);
   const catalog = createCatalog(configured, {
@@ -192,6 +199,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   return {
     config,
     store,
+    secrets,
     deps,
     app,
     watchers,

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type pgTypes from 'pg';
+import { SecretColumns } from '../secrets/secret-columns.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { withStoreLock } from './store-lock.js';
@@ -13,6 +14,11 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * Seals and opens the secret columns of every query of `db` (core/secrets): without its key, loaded by
+   * `unlockStore` (core/secrets/unlock.ts), reading or writing a secret throws.
+   */
+  secrets: SecretColumns;
   /** Connections of the pool: open, idle, and queries waiting for one (SQLite: one connection, never waiting). */
   poolUsage(): { max: number; total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -41,11 +47,13 @@ export function openStore(url: string, opts: { poolSize?: number; onPoolError?: 
     // An idle client cut by the server (restart, failover) emits 'error' on the pool; unhandled, it would crash the
     // process. The pool drops that client and the next query opens a fresh one.
     pool.on('error', (e) => opts.onPoolError?.(e));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const secrets = new SecretColumns();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [secrets] });
     const max = opts.poolSize ?? 10;
     return {
       db,
       dialect: 'postgres',
+      secrets,
       poolUsage: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => db.destroy(),
     };
@@ -59,10 +67,18 @@ export function openStore(url: string, opts: { poolSize?: number; onPoolError?: 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    // Deleted and overwritten content is zeroed, not left in free space: a copy of the file then holds no secret
+    // from before encryption at rest (core/secrets), no replaced ciphertext, no deleted session or key hash.
+    sqlite.pragma('secure_delete = ON');
+    const secrets = new SecretColumns();
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      plugins: [secrets],
+    });
     return {
       db,
       dialect: 'sqlite',
+      secrets,
       poolUsage: () => ({ max: 1, total: 1, idle: 1, waiting: 0 }),
       close: () => db.destroy(),
     };

@@ -220,7 +220,10 @@ export interface MerchantXpubTable {
   chain: string;
   xpub: string;
   next_index: Generated<number>;
-  /** Chain `xmr` only: the private view key (hex), a secret never shown again once set (migration 0015). */
+  /**
+   * Chain `xmr` only: the private view key (hex), a secret never shown again once set (migration 0015). Encrypted at
+   * rest like every column of core/secrets/secret-columns.ts: this type is what queries see, opened.
+   */
   view_key: string | null;
   created_at: number;
   updated_at: number;

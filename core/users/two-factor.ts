@@ -11,8 +11,9 @@ import { getUser } from './users.js';
 
 /*
  * TOTP two-factor sign-in for dashboard users (RFC 6238 by the `otpauth` library: 6 digits, 30 s, SHA-1, what
- * every authenticator app reads). The secret stays in the store in the clear, since checking a code needs it; it
- * is shown once, at enrolment, and never logged. Recovery codes and pending sign-ins are random tokens kept as
+ * every authenticator app reads). Checking a code needs the secret itself, so it cannot be hashed: the store keeps
+ * it encrypted with the secrets key (core/secrets, sealed and opened by the store's plugin). It is shown once, at
+ * enrolment, and never logged. Recovery codes and pending sign-ins are random tokens kept as
  * SHA-256 only, like sessions.
  */
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshStoreUrl } from '../../server/testing/store.js';
 import { systemClock } from '../clock.js';
 import { createMerchant } from '../merchants/merchants.js';
+import { unlockStore } from '../secrets/unlock.js';
 import { migrate, openStore } from '../store/db.js';
 import { freePort } from '../testing/free-port.js';
 import { startReceiver, type TestReceiver } from './testing/receiver.js';
@@ -95,6 +96,8 @@ beforeAll(async () => {
   rcv.reply = () => ({ status: 200, delayMs: Math.floor(Math.random() * 25) });
   const store = openStore(storeUrl.url);
   await migrate(store);
+  // The spawned service finds the same key: no key configured, both use the default key file.
+  await unlockStore(store, {}, storeUrl.url);
   const m = await createMerchant(store.db, systemClock, { name: 'Crash shop', mode: 'test', webhookUrl: rcv.url });
   await store.close();
   rcv.secret = m.webhook_secret;

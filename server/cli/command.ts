@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { UtxoNet } from '../../core/addresses/utxo-params.js';
 import type { EvmNetworkConfig } from '../../core/chains/evm/config.js';
 import type { Clock } from '../../core/clock.js';
+import type { Unlocked } from '../../core/secrets/unlock.js';
 import type { Database } from '../../core/store/schema.js';
 
 export interface CliContext {
@@ -19,6 +20,8 @@ export interface CliContext {
   gapLimit: number;
   /** The EVM networks of CHAINS_CONFIG (forwarder factories, nodes for deploy-factory and contract checks). */
   evmNetworks: readonly EvmNetworkConfig[];
+  /** The store's secrets key and where it came from (`secrets rotate-key`). */
+  secrets: Unlocked;
 }
 
 type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; description: string; required?: boolean };

@@ -41,7 +41,8 @@ export async function freshStoreUrl(): Promise<{ url: string; dispose: () => Pro
   return {
     url: `sqlite:${file}`,
     dispose: async () => {
-      for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+      // The store's default secrets key file (core/secrets/key-source.ts) lies beside it.
+      for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}.key`]) rmSync(f, { force: true });
     },
   };
 }

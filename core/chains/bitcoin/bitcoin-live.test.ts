@@ -241,6 +241,7 @@ async function xpubShow(s: TestService, args: string[], gapLimit: number): Promi
       utxoNetOf: (chain) => s.service.config.UTXO_NETWORKS.find((n) => n.network === chain)?.chain ?? null,
       gapLimit,
       evmNetworks: [],
+      secrets: s.service.secrets,
     },
     values,
   );
