@@ -6,6 +6,7 @@ import type { EvmNetworkConfig } from '../../core/chains/evm/config.js';
 import { merchantSweep } from '../../core/forwarders/sweep-transaction.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';
+import { print } from './output.js';
 
 function networkOf(ctx: CliContext, v: unknown): EvmNetworkConfig {
   const key = String(v ?? '');
@@ -61,20 +62,21 @@ export const evmCommands: Command[] = [
           nonce === 0
             ? 'Deployed from nonce 0: the same key deploys it at this same address on every chain.'
             : `The deployer had sent ${nonce} transaction(s) before: the address is not the one a fresh key would give on other chains (${expected}).`;
-        ctx.out(
-          v.json === true
-            ? JSON.stringify({
-                network: n.network,
-                chain_id: chainId,
-                factory: address,
-                tx: hash,
-                deployer_nonce: nonce,
-              })
-            : [
-                `ForwarderFactory deployed on ${n.network} (chain ${chainId}) at ${address} in ${hash}.`,
-                `Add to CHAINS_CONFIG: "networks": { "${n.network}": { ..., "forwarderFactory": "${address}" } }`,
-                note,
-              ].join('\n'),
+        print(
+          v.json === true,
+          ctx.out,
+          {
+            network: n.network,
+            chain_id: chainId,
+            factory: address,
+            tx: hash,
+            deployer_nonce: nonce,
+          },
+          [
+            `ForwarderFactory deployed on ${n.network} (chain ${chainId}) at ${address} in ${hash}.`,
+            `Add to CHAINS_CONFIG: "networks": { "${n.network}": { ..., "forwarderFactory": "${address}" } }`,
+            note,
+          ].join('\n'),
         );
       } catch (e) {
         throw new Error(safe(e, n));
@@ -102,7 +104,7 @@ export const evmCommands: Command[] = [
       if (!(await getMerchant(ctx.db, merchantId))) throw new UsageError(`--merchant: no merchant ${merchantId}`);
       const sweep = await merchantSweep(ctx.db, n, merchantId, ctx.clock.now());
       if (!sweep) {
-        ctx.out(v.json === true ? JSON.stringify({ network: n.network, forwarders: 0 }) : 'Nothing to sweep.');
+        print(v.json === true, ctx.out, { network: n.network, forwarders: 0 }, 'Nothing to sweep.');
         return;
       }
       const amounts: Record<string, string> = {};
@@ -111,18 +113,19 @@ export const evmCommands: Command[] = [
           amounts[asset] = ((BigInt(amounts[asset] ?? '0') + units) as bigint).toString();
       const decimalsOf = (code: string) => shippedAssets.find((a) => a.code === code)?.decimals ?? 0;
       const tx = { chain_id: sweep.chainId, to: sweep.to, value: '0', data: sweep.data };
-      ctx.out(
-        v.json === true
-          ? JSON.stringify({ network: n.network, ...tx, forwarders: sweep.forwarders.length, units: amounts })
-          : [
-              `${sweep.forwarders.length} forwarder(s) of ${merchantId} on ${n.network}: ${Object.entries(amounts)
-                .map(([a, u]) => `${formatUnits(BigInt(u), decimalsOf(a))} ${a}`)
-                .join(', ')}`,
-              `Send from any wallet on chain ${sweep.chainId}:`,
-              `  to:    ${sweep.to}`,
-              '  value: 0',
-              `  data:  ${sweep.data}`,
-            ].join('\n'),
+      print(
+        v.json === true,
+        ctx.out,
+        { network: n.network, ...tx, forwarders: sweep.forwarders.length, units: amounts },
+        [
+          `${sweep.forwarders.length} forwarder(s) of ${merchantId} on ${n.network}: ${Object.entries(amounts)
+            .map(([a, u]) => `${formatUnits(BigInt(u), decimalsOf(a))} ${a}`)
+            .join(', ')}`,
+          `Send from any wallet on chain ${sweep.chainId}:`,
+          `  to:    ${sweep.to}`,
+          '  value: 0',
+          `  data:  ${sweep.data}`,
+        ].join('\n'),
       );
     },
   },

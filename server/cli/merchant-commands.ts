@@ -12,6 +12,7 @@ import {
 } from '../../core/merchants/merchants.js';
 import { webhookUrlProblem } from '../../core/webhooks/address-guard.js';
 import { type Command, UsageError } from './command.js';
+import { check, print } from './output.js';
 
 /** Live URLs must be https and public now; the webhook dispatcher checks again at every connect (DNS can change). */
 async function refuseUnsafeWebhook(url: string, mode: 'test' | 'live'): Promise<void> {
@@ -21,16 +22,6 @@ async function refuseUnsafeWebhook(url: string, mode: 'test' | 'live'): Promise<
 
 const originSchema = z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin is scheme://host[:port], without a path');
 const urlSchema = z.url({ protocol: /^https?$/ });
-
-function check<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new UsageError(`--${flag}: ${r.error.issues[0]?.message ?? 'invalid'}`);
-  return r.data;
-}
-
-function print(json: boolean, out: (l: string) => void, value: unknown, text: string): void {
-  out(json ? JSON.stringify(value) : text);
-}
 
 export const merchantCommands: Command[] = [
   {

@@ -1,5 +1,6 @@
 import { markRefunded } from '../../core/payments/refund.js';
 import type { Command } from './command.js';
+import { print } from './output.js';
 
 export const paymentCommands: Command[] = [
   {
@@ -12,10 +13,11 @@ export const paymentCommands: Command[] = [
     },
     async run(ctx, v) {
       const p = await markRefunded(ctx.db, ctx.clock, String(v.payment));
-      ctx.out(
-        v.json
-          ? JSON.stringify({ payment_id: p.id, payment_status: p.status, sequence: p.sequence })
-          : `${p.id} is now ${p.status}`,
+      print(
+        v.json === true,
+        ctx.out,
+        { payment_id: p.id, payment_status: p.status, sequence: p.sequence },
+        `${p.id} is now ${p.status}`,
       );
     },
   },

@@ -3,6 +3,7 @@ import { payoutCodeOn } from '../../core/forwarders/payout-code.js';
 import { getPayout, PAYOUT_CHAINS, type PayoutChain, setPayout } from '../../core/forwarders/payouts.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';
+import { print } from './output.js';
 
 function chainOf(v: unknown): PayoutChain {
   const c = String(v ?? 'evm').toLowerCase();
@@ -48,14 +49,15 @@ export const payoutCommands: Command[] = [
         ? `WARNING: ${r.value} is a contract on ${contractOn.join(', ')}: fine for a Safe or a wallet contract; make sure it accepts the native coin, or native deposits stay in their forwarders.`
         : null;
       if (warning) process.stderr.write(`${warning}\n`);
-      ctx.out(
-        v.json === true
-          ? JSON.stringify({ ...d, contract_on: contractOn })
-          : [
-              `Payout of ${merchantId} set to ${r.value}.`,
-              ...Object.entries(d.pays_with).map(([n, how]) => `  ${n}: new payments pay to ${how}`),
-              'Open payments keep their addresses; a forwarder always pays to the payout it was created with.',
-            ].join('\n'),
+      print(
+        v.json === true,
+        ctx.out,
+        { ...d, contract_on: contractOn },
+        [
+          `Payout of ${merchantId} set to ${r.value}.`,
+          ...Object.entries(d.pays_with).map(([n, how]) => `  ${n}: new payments pay to ${how}`),
+          'Open payments keep their addresses; a forwarder always pays to the payout it was created with.',
+        ].join('\n'),
       );
     },
   },
@@ -70,13 +72,14 @@ export const payoutCommands: Command[] = [
     },
     async run(ctx, v) {
       const d = await describePayout(ctx, String(v.merchant), chainOf(v.chain));
-      ctx.out(
-        v.json === true
-          ? JSON.stringify(d)
-          : [
-              d.payout ? `${d.chain}  ${d.payout}` : `(no ${d.chain} payout address)`,
-              ...Object.entries(d.pays_with).map(([n, how]) => `  ${n}: new payments pay to ${how}`),
-            ].join('\n'),
+      print(
+        v.json === true,
+        ctx.out,
+        d,
+        [
+          d.payout ? `${d.chain}  ${d.payout}` : `(no ${d.chain} payout address)`,
+          ...Object.entries(d.pays_with).map(([n, how]) => `  ${n}: new payments pay to ${how}`),
+        ].join('\n'),
       );
     },
   },

@@ -6,14 +6,9 @@ import { addUser, deactivateUser, resetPassword } from '../../core/users/account
 import { membershipsOf, roles } from '../../core/users/memberships.js';
 import { listUsers } from '../../core/users/users.js';
 import { type CliContext, type Command, UsageError } from './command.js';
+import { check, print } from './output.js';
 
 const emailSchema = z.email({ error: 'must be an e-mail address' }).max(254);
-
-function check<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new UsageError(`--${flag}: ${r.error.issues[0]?.message ?? 'invalid'}`);
-  return r.data;
-}
 
 /** The password piped in (`--password-stdin`): one line, its line break dropped; never echoed or logged. */
 async function passwordFromStdin(ctx: CliContext): Promise<string> {
@@ -63,10 +58,13 @@ export const userCommands: Command[] = [
         created: r.created,
         set_password_url: link,
       };
-      if (v.json) return ctx.out(JSON.stringify(out));
-      ctx.out(`${r.created ? 'Created' : 'Added'} ${r.user.email} as ${role} of ${v.merchant}.`);
-      if (link) ctx.out(`One-time link to set the password (valid 24 hours, once):\n  ${link}`);
-      else if (!r.created) ctx.out('Their password is unchanged; they switch merchants in the dashboard.');
+      const next = link
+        ? `One-time link to set the password (valid 24 hours, once):\n  ${link}`
+        : r.created
+          ? null
+          : 'Their password is unchanged; they switch merchants in the dashboard.';
+      const done = `${r.created ? 'Created' : 'Added'} ${r.user.email} as ${role} of ${v.merchant}.`;
+      print(v.json === true, ctx.out, out, next ? `${done}\n${next}` : done);
     },
   },
   {
@@ -91,12 +89,11 @@ export const userCommands: Command[] = [
           merchants: (await membershipsOf(ctx.db, u.id)).map((m) => ({ merchant_id: m.merchant_id, role: m.role })),
         });
       }
-      if (v.json) return ctx.out(JSON.stringify(rows));
-      if (rows.length === 0) return ctx.out('(no users)');
-      for (const r of rows)
-        ctx.out(
+      const lines = rows.map(
+        (r) =>
           `${r.email}  ${r.active ? 'active' : 'deactivated'}${r.password_set ? '' : ' (no password yet)'}  ${r.merchants.map((m) => `${m.merchant_id}:${m.role}`).join(' ')}`,
-        );
+      );
+      print(v.json === true, ctx.out, rows, lines.length === 0 ? '(no users)' : lines.join('\n'));
     },
   },
   {
@@ -112,14 +109,15 @@ export const userCommands: Command[] = [
       const email = check(emailSchema, v.email, 'email');
       const u = await asUsage(deactivateUser(ctx, email, v.merchant as string | undefined));
       const what = v.merchant ? `removed from ${v.merchant}` : 'deactivated';
-      ctx.out(
-        v.json
-          ? JSON.stringify({
-              user_id: u.id,
-              email: u.email,
-              [v.merchant ? 'removed_from' : 'deactivated']: v.merchant ?? true,
-            })
-          : `${u.email} ${what}; their sessions ended.`,
+      print(
+        v.json === true,
+        ctx.out,
+        {
+          user_id: u.id,
+          email: u.email,
+          [v.merchant ? 'removed_from' : 'deactivated']: v.merchant ?? true,
+        },
+        `${u.email} ${what}; their sessions ended.`,
       );
     },
   },
@@ -137,8 +135,10 @@ export const userCommands: Command[] = [
       const password = v['password-stdin'] ? await passwordFromStdin(ctx) : undefined;
       const r = await asUsage(resetPassword(ctx, email, password));
       const link = r.passwordToken ? setPasswordLink(ctx, r.passwordToken) : null;
-      if (v.json) return ctx.out(JSON.stringify({ user_id: r.user.id, email: r.user.email, set_password_url: link }));
-      ctx.out(
+      print(
+        v.json === true,
+        ctx.out,
+        { user_id: r.user.id, email: r.user.email, set_password_url: link },
         link
           ? `One-time link for ${r.user.email} (valid 24 hours, once):\n  ${link}`
           : `Password of ${r.user.email} set.`,

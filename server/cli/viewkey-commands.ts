@@ -4,6 +4,7 @@ import { getMoneroKey, MONERO_SUBADDRESS_LOOKAHEAD, setViewKey } from '../../cor
 import { iso } from '../../core/clock.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';
+import { print } from './output.js';
 
 /**
  * What an operator checks against the merchant's Monero wallet: subaddress 1 (the first a payment uses) and the next
@@ -65,14 +66,15 @@ export const viewkeyCommands: Command[] = [
         throw new UsageError(`${which}: ${e?.address?.[0] ?? e?.view_key?.[0] ?? r.error.message}`);
       }
       const d = await describeMonero(ctx, merchantId);
-      ctx.out(
-        v.json === true
-          ? JSON.stringify(d)
-          : [
-              `Registered the Monero address and view key of ${merchantId} (the view key is stored and never shown again).`,
-              `First subaddress (account 0, index 1): ${r.value.firstSubaddress}`,
-              `Check that your wallet shows it (subaddresses of account 0). Payment ${d.next_subaddress_index} will pay to ${d.next_subaddress}.`,
-            ].join('\n'),
+      print(
+        v.json === true,
+        ctx.out,
+        d,
+        [
+          `Registered the Monero address and view key of ${merchantId} (the view key is stored and never shown again).`,
+          `First subaddress (account 0, index 1): ${r.value.firstSubaddress}`,
+          `Check that your wallet shows it (subaddresses of account 0). Payment ${d.next_subaddress_index} will pay to ${d.next_subaddress}.`,
+        ].join('\n'),
       );
     },
   },
@@ -86,12 +88,13 @@ export const viewkeyCommands: Command[] = [
     },
     async run(ctx, v) {
       const d = await describeMonero(ctx, String(v.merchant));
-      ctx.out(
-        v.json === true
-          ? JSON.stringify(d)
-          : d.address
-            ? `xmr  ${d.address}\nfirst subaddress -> ${d.first_subaddress}\nnext payment ${d.next_subaddress_index} -> ${d.next_subaddress}${lookaheadLine(d)}`
-            : '(no Monero address registered)',
+      print(
+        v.json === true,
+        ctx.out,
+        d,
+        d.address
+          ? `xmr  ${d.address}\nfirst subaddress -> ${d.first_subaddress}\nnext payment ${d.next_subaddress_index} -> ${d.next_subaddress}${lookaheadLine(d)}`
+          : '(no Monero address registered)',
       );
     },
   },

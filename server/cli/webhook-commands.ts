@@ -12,12 +12,7 @@ import {
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import { sendTestEvent } from '../../core/webhooks/test-event.js';
 import { type Command, UsageError } from './command.js';
-
-function check<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new UsageError(`--${flag}: ${r.error.issues[0]?.message ?? 'invalid'}`);
-  return r.data;
-}
+import { check, print } from './output.js';
 
 async function requireMerchant(db: Parameters<typeof getMerchant>[0], id: string) {
   const m = await getMerchant(db, id);
@@ -47,17 +42,14 @@ export const webhookCommands: Command[] = [
       const limit = v.limit === undefined ? 20 : check(z.coerce.number().int().min(1).max(500), v.limit, 'limit');
       const page = await listDeliveries(ctx.db, m.id, { paymentId: v.payment as string | undefined, status, limit });
       const rows = page.deliveries.map((d) => deliveryView(d, d.attempt_log));
-      if (v.json) return ctx.out(JSON.stringify(rows));
-      if (rows.length === 0) return ctx.out('(no deliveries)');
-      for (const r of rows) {
-        ctx.out(
-          `${r.delivery_id}  ${r.status.padEnd(9)}  ${r.payment_id ?? 'test event'}  seq=${r.sequence ?? '-'}  attempts=${r.attempt_count}  last=${r.last_response_code ?? r.last_error ?? '-'}`,
-        );
-        for (const a of r.attempts)
-          ctx.out(
+      const lines = rows.flatMap((r) => [
+        `${r.delivery_id}  ${r.status.padEnd(9)}  ${r.payment_id ?? 'test event'}  seq=${r.sequence ?? '-'}  attempts=${r.attempt_count}  last=${r.last_response_code ?? r.last_error ?? '-'}`,
+        ...r.attempts.map(
+          (a) =>
             `    #${a.attempt} ${a.started_at}  ${a.response_code ?? '---'}  ${a.duration_ms} ms${a.error ? `  ${a.error}` : ''}`,
-          );
-      }
+        ),
+      ]);
+      print(v.json === true, ctx.out, rows, lines.length === 0 ? '(no deliveries)' : lines.join('\n'));
     },
   },
   {
@@ -72,14 +64,15 @@ export const webhookCommands: Command[] = [
       const merchantId = await merchantOfDelivery(ctx.db, id);
       if (!merchantId) throw new UsageError(`--delivery: no delivery ${id}`);
       const d = await redeliver(ctx.db, merchantId, id, ctx.clock.now());
-      ctx.out(
-        v.json
-          ? JSON.stringify({
-              delivery_id: id,
-              status: d?.status,
-              next_attempt_at: isoOrNull(d?.next_attempt_at ?? null),
-            })
-          : `${id} queued for redelivery`,
+      print(
+        v.json === true,
+        ctx.out,
+        {
+          delivery_id: id,
+          status: d?.status,
+          next_attempt_at: isoOrNull(d?.next_attempt_at ?? null),
+        },
+        `${id} queued for redelivery`,
       );
     },
   },
@@ -95,10 +88,11 @@ export const webhookCommands: Command[] = [
       if (!m.webhook_url)
         throw new UsageError('this merchant has no webhook URL; set one with `merchant update --webhook-url URL`');
       const d = await sendTestEvent(ctx.db, m.id, ctx.clock.now());
-      ctx.out(
-        v.json
-          ? JSON.stringify({ delivery_id: d.id, event_id: d.event_id, url: m.webhook_url })
-          : `test event ${d.id} queued for ${m.webhook_url}`,
+      print(
+        v.json === true,
+        ctx.out,
+        { delivery_id: d.id, event_id: d.event_id, url: m.webhook_url },
+        `test event ${d.id} queued for ${m.webhook_url}`,
       );
     },
   },
@@ -114,7 +108,7 @@ export const webhookCommands: Command[] = [
       const m = await requireMerchant(ctx.db, String(v.merchant));
       const secret = generateWebhookSecret();
       await updateMerchant(ctx.db, ctx.clock, m.id, { webhookSecret: secret });
-      ctx.out(v.json ? JSON.stringify({ merchant_id: m.id, webhook_secret: secret }) : secret);
+      print(v.json === true, ctx.out, { merchant_id: m.id, webhook_secret: secret }, secret);
     },
   },
   {
@@ -127,10 +121,11 @@ export const webhookCommands: Command[] = [
     async run(ctx, v) {
       const m = await requireMerchant(ctx.db, String(v.merchant));
       await enableEndpoint(ctx.db, m.id, ctx.clock.now());
-      ctx.out(
-        v.json
-          ? JSON.stringify({ merchant_id: m.id, webhook_url: m.webhook_url, enabled: true })
-          : `webhook endpoint of ${m.id} enabled`,
+      print(
+        v.json === true,
+        ctx.out,
+        { merchant_id: m.id, webhook_url: m.webhook_url, enabled: true },
+        `webhook endpoint of ${m.id} enabled`,
       );
     },
   },

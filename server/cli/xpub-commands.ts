@@ -12,6 +12,7 @@ import {
 import { iso } from '../../core/clock.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';
+import { print } from './output.js';
 
 function chainOf(v: unknown): KeyChain {
   const c = String(v ?? 'evm').toLowerCase();
@@ -96,14 +97,15 @@ export const xpubCommands: Command[] = [
         r.value.depth !== 3
           ? `\nNote: this key is at depth ${r.value.depth}; wallets export the account key ${d.path} at depth 3.`
           : '';
-      ctx.out(
-        v.json === true
-          ? JSON.stringify({ ...d, depth: r.value.depth, pasted_as: r.value.pastedAs })
-          : [
-              `Registered the ${chain} key of ${merchantId} (account ${d.path}${d.network ? `, ${d.network}` : ''}).`,
-              `First address (${d.path}/0/0): ${d.first_address}`,
-              `Payment ${d.next_address_index} will pay to ${d.next_address} (child 0/${d.next_address_index}); check that your wallet shows these addresses.${notAccount}`,
-            ].join('\n'),
+      print(
+        v.json === true,
+        ctx.out,
+        { ...d, depth: r.value.depth, pasted_as: r.value.pastedAs },
+        [
+          `Registered the ${chain} key of ${merchantId} (account ${d.path}${d.network ? `, ${d.network}` : ''}).`,
+          `First address (${d.path}/0/0): ${d.first_address}`,
+          `Payment ${d.next_address_index} will pay to ${d.next_address} (child 0/${d.next_address_index}); check that your wallet shows these addresses.${notAccount}`,
+        ].join('\n'),
       );
     },
   },
@@ -118,12 +120,13 @@ export const xpubCommands: Command[] = [
     },
     async run(ctx, v) {
       const d = await describeKey(ctx, String(v.merchant), chainOf(v.chain));
-      ctx.out(
-        v.json === true
-          ? JSON.stringify(d)
-          : d.xpub
-            ? `${d.chain}  ${d.xpub}  (${d.path})\nfirst address -> ${d.first_address}\nnext payment ${d.next_address_index} -> ${d.next_address}${gapLine(d)}`
-            : `(no ${d.chain} key registered)`,
+      print(
+        v.json === true,
+        ctx.out,
+        d,
+        d.xpub
+          ? `${d.chain}  ${d.xpub}  (${d.path})\nfirst address -> ${d.first_address}\nnext payment ${d.next_address_index} -> ${d.next_address}${gapLine(d)}`
+          : `(no ${d.chain} key registered)`,
       );
     },
   },
