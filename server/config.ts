@@ -37,6 +37,8 @@ export const configSchema = z.object({
   /** CoinGecko-compatible price API for live mode. */
   RATES_BASE_URL: z.url().default('https://api.coingecko.com/api/v3'),
   RATES_API_KEY: z.string().optional(),
+  /** The header RATES_API_KEY goes in; by default pro for pro-api.coingecko.com, demo otherwise (keyHeaderFor). */
+  RATES_API_KEY_HEADER: z.enum(['x-cg-demo-api-key', 'x-cg-pro-api-key']).optional(),
   RATES_REFRESH_SECONDS: intFrom(60, 1),
   RATES_STALE_SECONDS: intFrom(600, 1),
   /** JSON object of per-asset minimums in USD, e.g. {"BTC":"5"}. */
