@@ -24,7 +24,7 @@ export function canGoLive(asset: Pick<Asset, 'family'>): boolean {
   return LIVE_FAMILIES.has(asset.family);
 }
 
-/** The networks CHAINS_CONFIG accepts, in catalog order: `eth`, `btc`, `bsc`, ... (no `trx`, `sol`, `xrp`). */
+/** The networks CHAINS_CONFIG accepts, in catalog order: `btc`, `eth`, `ltc`, ... (never `trx`, `sol`, `xrp`). */
 export function liveNetworks(assets: readonly Asset[]): string[] {
   return [...new Set(assets.filter(canGoLive).map((a) => a.network))];
 }
