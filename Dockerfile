@@ -17,7 +17,9 @@ RUN npm run build \
 
 # Runtime stage: only what runs (the bundles, the built static files, production dependencies), as a non-root user.
 FROM node:20-bookworm-slim
+# DEMO_MERCHANT=false: a production store starts empty (no demo merchant, no demo@example.com owner).
 ENV NODE_ENV=production \
+    DEMO_MERCHANT=false \
     HOST=0.0.0.0 \
     PORT=8787 \
     DATABASE_URL=sqlite:/data/service.sqlite \

@@ -3,8 +3,9 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rememberDemoKey } from '../dropin-api/demo.js';
-import { CADDY_PATH, freePort, startReadmeCaddy } from '../server/testing/caddy.js';
+import { CADDY_PATH, startReadmeCaddy } from '../server/testing/caddy.js';
 import { startTestService } from '../server/testing/harness.js';
+import { freePort } from '../server/testing/service-process.js';
 import { expect, test } from './fixtures.js';
 
 /*

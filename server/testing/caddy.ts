@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from './until.js';
@@ -17,16 +16,6 @@ export function readmeCaddyfile(): string {
   const m = /Caddy \(certificates automatic[^\n]*\n\n```\n([\s\S]*?)```/.exec(readme);
   if (!m?.[1]) throw new Error('README has no Caddyfile example under "Caddy (certificates automatic"');
   return m[1];
-}
-
-/** A TCP port nothing listens on right now (caddy must be told its port; it cannot report one it chose). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 export interface Caddy {
