@@ -19,7 +19,9 @@ RUN npm run build \
 # No secrets key is baked in: run it with SECRETS_KEY or SECRETS_KEY_FILE (README: Secrets at rest). Without one the
 # service makes /data/service.sqlite.key on the volume beside the SQLite store: fine for trying, not for production.
 FROM node:20-bookworm-slim
+# DEMO_MERCHANT=false: a production store starts empty (no demo merchant, no demo@example.com owner).
 ENV NODE_ENV=production \
+    DEMO_MERCHANT=false \
     HOST=0.0.0.0 \
     PORT=8787 \
     DATABASE_URL=sqlite:/data/service.sqlite \

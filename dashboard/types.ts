@@ -47,3 +47,12 @@ export interface Delivery {
   created_at: string;
   attempts: Attempt[];
 }
+
+/** An asset a merchant can be offered in its mode (GET /merchants/{id}/assets). */
+export interface AssetOption {
+  code: string;
+  name: string;
+  network: string;
+  /** Sandbox only: no live set-up can take it (TRX, USDTTRC20, SOL, XRP). */
+  test_only: boolean;
+}

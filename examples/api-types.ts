@@ -124,7 +124,7 @@ export interface paths {
         };
         /**
          * Assets payable now in the key's mode
-         * @description Test keys see the sandbox assets at fixed rates; live keys the assets of configured networks at live rates.
+         * @description Test keys see the sandbox assets at fixed rates; live keys the assets of configured networks at live rates. TRX, USDTTRC20, SOL and XRP are test-only (sandbox): no live network exists for them. Live networks: btc, ltc, doge, eth, bsc, matic, base and xmr (CHAINS_CONFIG); an asset is listed while its node is reachable and its price fresh.
          */
         get: operations["listCurrencies"];
         put?: never;

@@ -41,6 +41,8 @@ async function run(name, env, args = []) {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
     SECRETS_KEY: secretsKey,
+    // The image creates no demo merchant (DEMO_MERCHANT=false); these checks pay with its keys.
+    DEMO_MERCHANT: 'true',
     ...env,
   }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   const full = `${name}-${tag}`;

@@ -17,5 +17,7 @@ npx vitest run
 if [ -d e2e ] && ls e2e/*.spec.ts >/dev/null 2>&1; then
   echo "== browser runs (playwright)"
   bash scripts/ensure-chromium.sh
+  # e2e/caddy.spec.ts runs README's Caddyfile through a real caddy.
+  bash scripts/ensure-caddy.sh
   npx playwright test
 fi

@@ -46,7 +46,7 @@ export function createApp(
   app.onError(onError);
   app.notFound((c) => onError(new AppError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`), c));
 
-  registerHealthRoutes(app, deps.db, opts.watchers);
+  registerHealthRoutes(app, deps.db, opts.watchers, deps.rates.live);
 
   if (opts.metrics) registerMetricsRoute(app, opts.metrics.metrics, opts.metrics);
   app.route('/api/v1', createMerchantApi(deps, deps.clientAddress));

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -91,6 +91,8 @@ describe('admin backup', () => {
     }
     expect(last).toBeGreaterThan(0);
     expect(last).toBeLessThanOrEqual(n);
+    // They hold webhook secrets, TOTP secrets and view keys: owner-only, whatever the umask (022 here: 0644 before).
+    for (const c of copies) expect((statSync(c).mode & 0o777).toString(8), c).toBe('600');
   }, 60_000);
 
   it('never overwrites an existing file, and sends PostgreSQL stores to pg_dump', async () => {

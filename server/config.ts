@@ -10,11 +10,26 @@ const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).defau
 export const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: intFrom(8787).pipe(z.number().max(65535)),
+  /**
+   * `sqlite:PATH` or `postgres://...`; what a postgres URL leaves out (the password, say) comes from libpq's PGHOST,
+   * PGPORT, PGUSER, PGPASSWORD and PGDATABASE, so a password needs no URL encoding (compose.yaml passes PGPASSWORD).
+   */
   DATABASE_URL: z
     .string()
     .default('sqlite:data/service.sqlite')
-    .refine((v) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v), 'must be sqlite:PATH or postgres://...'),
+    .refine((v) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v), 'must be sqlite:PATH or postgres://...')
+    .refine(
+      (v) => v.startsWith('sqlite:') || URL.canParse(v),
+      'is not a valid URL: percent-encode the password (/ is %2F, + is %2B, = is %3D, @ is %40), or leave it out ' +
+        'of the URL and set PGPASSWORD',
+    ),
+  /** The public origin of hosted-page and status links; required once live payments exist (requirePublicUrl). */
   PUBLIC_URL: z.url().optional(),
+  /** Create the demo test-mode merchant and its dashboard owner on an empty store (`npm start`; the image: false). */
+  DEMO_MERCHANT: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('true')
+    .transform((v) => v === 'true'),
   /** A directory that must be a mounted volume when the SQLite store lies in it (the container image sets /data). */
   REQUIRE_VOLUME: z.string().startsWith('/', 'must be an absolute path').optional(),
   /**
@@ -44,6 +59,8 @@ export const configSchema = z.object({
   /** CoinGecko-compatible price API for live mode. */
   RATES_BASE_URL: z.url().default('https://api.coingecko.com/api/v3'),
   RATES_API_KEY: z.string().optional(),
+  /** The header RATES_API_KEY goes in; by default pro for pro-api.coingecko.com, demo otherwise (keyHeaderFor). */
+  RATES_API_KEY_HEADER: z.enum(['x-cg-demo-api-key', 'x-cg-pro-api-key']).optional(),
   RATES_REFRESH_SECONDS: intFrom(60, 1),
   RATES_STALE_SECONDS: intFrom(600, 1),
   /** JSON object of per-asset minimums in USD, e.g. {"BTC":"5"}. */
@@ -74,6 +91,8 @@ export type RawConfig = z.infer<typeof configSchema>;
 
 export interface Config extends Omit<RawConfig, 'PUBLIC_URL' | 'MIN_AMOUNTS_USD'> {
   PUBLIC_URL: string;
+  /** Whether PUBLIC_URL was given, rather than made up from HOST and PORT (fine on a laptop, wrong in links). */
+  PUBLIC_URL_SET: boolean;
   MIN_AMOUNTS_USD: Record<string, string>;
   /** Live EVM networks read from CHAINS_CONFIG and checked against the catalog. */
   EVM_NETWORKS: EvmNetworkConfig[];
@@ -94,8 +113,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? 'environment');
+    const got = String(picked[name] ?? '');
     throw new ConfigError(
-      `Invalid configuration: ${name}: ${issue?.message ?? 'invalid'} (got "${String(picked[name] ?? '')}")`,
+      `Invalid configuration: ${name}: ${issue?.message ?? 'invalid'} (got "${name === 'DATABASE_URL' ? redactDatabaseUrl(got) : got}")`,
     );
   }
   const c = parsed.data;
@@ -122,11 +142,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...c,
     PUBLIC_URL: publicUrl,
+    PUBLIC_URL_SET: c.PUBLIC_URL !== undefined,
     MIN_AMOUNTS_USD: minAmounts,
     EVM_NETWORKS: networks.evm,
     UTXO_NETWORKS: networks.utxo,
     MONERO_NETWORK: networks.monero,
   };
+}
+
+/**
+ * Without PUBLIC_URL, links default to http://HOST:PORT, which behind a proxy or in a container (0.0.0.0) is an
+ * address no customer can open: fine for trying test mode, never for live payments.
+ */
+export function publicUrlRequired(why: string): string {
+  return (
+    `Invalid configuration: PUBLIC_URL: required for live payments (${why}): set it to the https origin ` +
+    'customers reach, e.g. https://pay.example.com; hosted-page and status links are built on it'
+  );
+}
+
+/**
+ * A database URL with its password hidden, for messages, even when the URL does not parse (a password with `/` or
+ * `@` pasted in unencoded): everything between the user's `:` and the last `@` is the password.
+ *
+ * @example
+ * redactDatabaseUrl('postgres://shop:a/b+c=@db:5432/shop') // 'postgres://shop:***@db:5432/shop'
+ */
+export function redactDatabaseUrl(url: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)(.*)(@[^@]*)$/i.exec(url);
+  return m ? `${m[1]}***${m[3]}` : url;
 }
 
 function safeJson(text: string): unknown {

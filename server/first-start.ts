@@ -8,6 +8,11 @@ import { DEMO_MERCHANT_NAME, rememberDemoKey } from '../dropin-api/demo.js';
 /** The demo merchant's dashboard user, created with it on an empty store. */
 export const DEMO_USER_EMAIL = 'demo@example.com';
 
+/** Whether the store has no merchant yet (a first start). */
+export async function isEmptyStore(db: ApiDeps['db']): Promise<boolean> {
+  return (await listMerchants(db)).length === 0;
+}
+
 /**
  * On an empty store, creates the demo test-mode merchant and its dashboard owner and returns the lines to print
  * once (keys and sign-in); null when the store already has merchants. Several processes starting together on a

@@ -1,15 +1,16 @@
 import { SecretsKeyError } from '../core/secrets/keyring.js';
 import { ensureDemoKey } from '../dropin-api/demo.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { createDemoOnFirstStart } from './first-start.js';
+import { createDemoOnFirstStart, isEmptyStore } from './first-start.js';
 import { stopOnSignals } from './graceful-stop.js';
 import { createHttpServer, listen, serveApp } from './http-server.js';
 import { buildService } from './service.js';
-import { checkStartup, StartupError } from './startup-checks.js';
+import { checkStartup, requirePublicUrl, StartupError } from './startup-checks.js';
 
 /**
  * `npm start` (and the container's command): serves the service; on an empty store it creates a demo test-mode
- * merchant and its dashboard owner and prints their keys and sign-in once. Bad configuration, an unwritable or
+ * merchant and its dashboard owner and prints their keys and sign-in once (unless DEMO_MERCHANT=false, as the
+ * image sets it). Bad configuration, an unwritable or
  * unmounted data directory and an unreachable store stop it with one line and exit code 1.
  */
 async function main(): Promise<void> {
@@ -31,10 +32,25 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const { deps } = service;
+  try {
+    await requirePublicUrl(config, deps.db);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    await service.stop();
+    process.exit(1);
+  }
   for (const line of secretsNotice(service.secrets)) process.stdout.write(`${line}\n`);
 
-  const demoLines = await createDemoOnFirstStart(deps, config.PUBLIC_URL);
-  if (demoLines) process.stdout.write(demoLines.join('\n'));
+  if (config.DEMO_MERCHANT) {
+    const demoLines = await createDemoOnFirstStart(deps, config.PUBLIC_URL);
+    if (demoLines) process.stdout.write(demoLines.join('\n'));
+  } else if (await isEmptyStore(deps.db)) {
+    process.stdout.write(
+      'No merchant yet (DEMO_MERCHANT=false): create one with `admin merchant create --name "My shop" --mode live` ' +
+        'and its dashboard owner with `admin user create` (README: Merchants and keys)\n',
+    );
+  }
   const demoKey = await ensureDemoKey(deps.db, deps.clock);
 
   service.start();

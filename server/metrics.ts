@@ -7,6 +7,7 @@ import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 import type { PaymentChanges } from '../core/payments/changes.js';
+import type { RatesStatus } from '../core/pricing/types.js';
 import type { Store } from '../core/store/db.js';
 import { pendingBacklog } from '../core/webhooks/deliveries.js';
 import type { Outcome } from '../core/webhooks/leases.js';
@@ -30,6 +31,8 @@ export function createMetrics(deps: {
   changes: PaymentChanges;
   watchers: ChainWatchers;
   sweepers: readonly ForwarderSweeper[];
+  /** The live price source's state (core/pricing/coingecko.ts). */
+  rates: { status(): RatesStatus };
 }): ServiceMetrics {
   const registry = new Registry();
   const requests = new Histogram({
@@ -94,6 +97,37 @@ export function createMetrics(deps: {
     registers: [registry],
     collect() {
       for (const w of deps.watchers.all()) this.set({ chain: w.source.key }, w.health.errors);
+    },
+  });
+  // The same states /readyz reports, for alerting: /readyz stays 200 while a chain is down (server/readiness.ts).
+  new Gauge({
+    name: 'chain_up',
+    help: 'Whether a live chain is followed (1: its last poll succeeded or it lags its node; 0: unreachable or starting)',
+    labelNames: ['chain'] as const,
+    registers: [registry],
+    collect() {
+      for (const w of deps.watchers.all()) {
+        if (w.source.mode !== 'live') continue;
+        const p = w.health.lastPoll;
+        this.set({ chain: w.source.key }, p === 'ok' || p === 'lagging' ? 1 : 0);
+      }
+    },
+  });
+  new Gauge({
+    name: 'rates_stale',
+    help: 'Live USD prices (CoinGecko ids) missing or older than RATES_STALE_SECONDS: their count (0 while fresh)',
+    registers: [registry],
+    collect() {
+      this.set(deps.rates.status().stale_ids.length);
+    },
+  });
+  new Gauge({
+    name: 'rates_age_seconds',
+    help: 'Age of the oldest live USD price in use (0 before any)',
+    registers: [registry],
+    collect() {
+      const at = deps.rates.status().updated_at;
+      this.set(at === null ? 0 : Math.max(0, deps.clock.now() - Date.parse(at)) / 1000);
     },
   });
   // Read from each sweeper's last pass (every sweepIntervalMs): a scrape asks no node.

@@ -145,6 +145,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   const liveRates = createCoinGeckoRates({
     baseUrl: config.RATES_BASE_URL,
     ...(config.RATES_API_KEY ? { apiKey: config.RATES_API_KEY } : {}),
+    ...(config.RATES_API_KEY_HEADER ? { apiKeyHeader: config.RATES_API_KEY_HEADER } : {}),
     fetch: o.fetch ?? globalThis.fetch,
     clock,
     logger,
@@ -153,7 +154,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     cgIds: [...new Set(catalog.list().map((a) => a.cgId))],
   });
 
-  const metrics = createMetrics({ store, clock, changes, watchers, sweepers });
+  const metrics = createMetrics({ store, clock, changes, watchers, sweepers, rates: liveRates });
   const webhookTransport = new WebhookTransport({
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     ...(o.webhookResolver ? { resolver: o.webhookResolver } : {}),

@@ -1,7 +1,10 @@
 import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
-import type { Config } from './config.js';
+import { hasLiveMerchant } from '../core/merchants/merchants.js';
+import type { Database } from '../core/store/schema.js';
+import { type Config, ConfigError, publicUrlRequired, redactDatabaseUrl } from './config.js';
 
 /** A start-up problem an operator fixes outside the code (a volume, the database): printed as one line. */
 export class StartupError extends Error {
@@ -75,7 +78,7 @@ async function waitForPostgres(url: string, waitMs: number): Promise<void> {
       const transient = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', '57P03'].includes(err.code ?? '');
       if (!transient || Date.now() >= end) {
         throw new StartupError(
-          `the PostgreSQL store at ${redactUrl(url)} is unreachable: ${err.message || err.code}` +
+          `the PostgreSQL store at ${redactDatabaseUrl(url)} is unreachable: ${err.message || err.code}` +
             (transient ? ` (waited ${Math.round(waitMs / 1000)} s; STORE_WAIT_SECONDS)` : ''),
         );
       }
@@ -84,13 +87,13 @@ async function waitForPostgres(url: string, waitMs: number): Promise<void> {
   }
 }
 
-/** The URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'DATABASE_URL';
-  }
+/**
+ * The service (not the admin CLI, benchmarks or tests) requires PUBLIC_URL once live payments exist: CHAINS_CONFIG
+ * is set or the store holds a live merchant (asked of the store once it is open). A test-mode trial on a laptop never
+ * needs it.
+ */
+export async function requirePublicUrl(config: Config, db: Kysely<Database>): Promise<void> {
+  if (config.PUBLIC_URL_SET) return;
+  if (config.CHAINS_CONFIG) throw new ConfigError(publicUrlRequired('CHAINS_CONFIG is set'));
+  if (await hasLiveMerchant(db)) throw new ConfigError(publicUrlRequired('the store has a live merchant'));
 }

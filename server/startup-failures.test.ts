@@ -2,6 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../core/clock.js';
+import { createMerchant, listMerchants } from '../core/merchants/merchants.js';
+import { migrate, openStore } from '../core/store/db.js';
 import { bundleService, freePort, spawnService } from './testing/service-process.js';
 
 let bundle: { path: string; dispose(): void };
@@ -66,5 +69,55 @@ describe('bad configuration stops start-up with one clear line', () => {
     await p.listening();
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
+  });
+});
+
+describe('production defaults', () => {
+  it('live payments configured (CHAINS_CONFIG) without PUBLIC_URL: refused with one line, not links to 0.0.0.0', async () => {
+    const chains = join(dir, 'chains.json');
+    const eth = { rpcUrl: 'http://127.0.0.1:1', chainId: 1, confirmations: 12 };
+    writeFileSync(chains, JSON.stringify({ networks: { eth } }));
+    const err = await refusesToStart({ CHAINS_CONFIG: chains, HOST: '0.0.0.0' });
+    expect(err).toMatch(/^Invalid configuration: PUBLIC_URL: required for live payments \(CHAINS_CONFIG is set\)/);
+  });
+
+  it('a store holding a live merchant without PUBLIC_URL: refused with one line; with it, the service starts', async () => {
+    const url = `sqlite:${join(dir, 'live.sqlite')}`;
+    const store = openStore(url);
+    await migrate(store);
+    await createMerchant(store.db, systemClock, { name: 'Live shop', mode: 'live' });
+    await store.close();
+    const err = await refusesToStart({ DATABASE_URL: url });
+    expect(err).toMatch(
+      /^Invalid configuration: PUBLIC_URL: required for live payments \(the store has a live merchant\)/,
+    );
+
+    const p = await spawnService(bundle.path, { DATABASE_URL: url, PUBLIC_URL: 'https://pay.example.com' });
+    await p.listening();
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+  });
+
+  it('DEMO_MERCHANT=false (the image, compose) creates no demo merchant or demo@example.com owner on a fresh store', async () => {
+    const url = `sqlite:${join(dir, 'no-demo.sqlite')}`;
+    const p = await spawnService(bundle.path, { DATABASE_URL: url, DEMO_MERCHANT: 'false' });
+    await p.listening();
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    expect(p.stdout()).not.toContain('Created a demo');
+    expect(p.stdout()).toContain('No merchant yet (DEMO_MERCHANT=false)');
+    const store = openStore(url);
+    expect(await listMerchants(store.db)).toEqual([]);
+    expect(await store.db.selectFrom('dashboard_users').select('email').execute()).toEqual([]);
+    await store.close();
+    expect(await refusesToStart({ DEMO_MERCHANT: 'no' })).toMatch(/^Invalid configuration: DEMO_MERCHANT: /);
+  });
+
+  it('by default (npm start) a fresh store gets the demo merchant', async () => {
+    const p = await spawnService(bundle.path, { DATABASE_URL: `sqlite:${join(dir, 'demo.sqlite')}` });
+    await p.listening();
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    expect(p.stdout()).toContain('Created a demo test-mode merchant');
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { liveNetworks } from '../catalog/availability.js';
 import type { Asset } from '../catalog/types.js';
 import {
   type BitcoinNetworkConfig,
@@ -54,6 +55,17 @@ export function parseChainsFile(json: unknown, assets: readonly Asset[]): Chains
   const evm: Record<string, unknown> = {};
   const utxo: BitcoinNetworkConfig[] = [];
   let monero: MoneroNetworkConfig | null = null;
+  // Before any entry's fields: "confirmations: expected number" under `trx` would send an operator to fix fields of
+  // a network that can never go live.
+  const supported = liveNetworks(assets);
+  for (const key of Object.keys(file.data.networks)) {
+    if (supported.includes(key)) continue;
+    const sandboxOnly = assets.some((a) => a.network === key);
+    throw new ChainsConfigError(
+      `networks.${key}: ${sandboxOnly ? 'test mode only (sandbox), no live network' : 'not a network of the catalog'}` +
+        `; supported live networks: ${supported.join(', ')}`,
+    );
+  }
   for (const [key, entry] of Object.entries(file.data.networks)) {
     if (key === 'xmr') {
       const parsed = moneroNetworkSchema.safeParse(entry);

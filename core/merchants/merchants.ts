@@ -174,6 +174,12 @@ export async function listMerchants(db: Kysely<Database>): Promise<Merchant[]> {
   return db.selectFrom('merchants').selectAll().orderBy('created_at').execute();
 }
 
+/** Whether any merchant takes real money: start-up then needs the settings live payments need (PUBLIC_URL). */
+export async function hasLiveMerchant(db: Kysely<Database>): Promise<boolean> {
+  const row = await db.selectFrom('merchants').select('id').where('mode', '=', 'live').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function listKeys(db: Kysely<Database>, merchantId: string) {
   return db
     .selectFrom('api_keys')

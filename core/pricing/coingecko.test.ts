@@ -7,7 +7,7 @@ import type { Asset } from '../catalog/types.js';
 import { ManualClock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { type CoinGeckoOptions, createCoinGeckoRates } from './coingecko.js';
+import { type CoinGeckoOptions, createCoinGeckoRates, keyHeaderFor } from './coingecko.js';
 
 const recorded = readFileSync(new URL('./fixtures/simple-price.json', import.meta.url), 'utf8');
 const catalog = createCatalog();
@@ -82,9 +82,9 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
 }
 
 describe('CoinGecko rates: happy path', () => {
-  it('asks GET /simple/price for every id in USD with the pro key header, and quotes the exact digits', async () => {
+  it('asks GET /simple/price for every id in USD with the key header asked for, and quotes the exact digits', async () => {
     const source = await startSource();
-    const { clock, rates } = setup(source.baseUrl);
+    const { clock, rates } = setup(source.baseUrl, { apiKeyHeader: 'x-cg-pro-api-key' });
 
     const result = await rates.refresh();
 
@@ -112,6 +112,19 @@ describe('CoinGecko rates: happy path', () => {
     expect(source.seen[0]?.headers['x-cg-pro-api-key']).toBeUndefined();
     expect(source.seen[1]?.path).toBe('/api/v3/simple/price');
     expect(Object.keys(source.seen[1]?.headers ?? {}).filter((h) => h.startsWith('x-cg-'))).toEqual([]);
+  });
+
+  it('picks the key header by the host: pro for pro-api.coingecko.com, demo for api.coingecko.com and others', () => {
+    expect(keyHeaderFor('https://pro-api.coingecko.com/api/v3')).toBe('x-cg-pro-api-key');
+    expect(keyHeaderFor('https://api.coingecko.com/api/v3')).toBe('x-cg-demo-api-key');
+    expect(keyHeaderFor('http://127.0.0.1:9/api/v3')).toBe('x-cg-demo-api-key');
+  });
+
+  it('sends the key in the demo header by default to a source that is not pro-api', async () => {
+    const source = await startSource();
+    await setup(source.baseUrl).rates.refresh();
+    expect(source.seen[0]?.headers['x-cg-demo-api-key']).toBe(KEY);
+    expect(source.seen[0]?.headers['x-cg-pro-api-key']).toBeUndefined();
   });
 
   it('turns prices JSON writes in exponent form into plain exact decimals', async () => {
@@ -254,5 +267,48 @@ describe('CoinGecko rates: source down', () => {
 
     expect((await rates.usdRate(asset('BTC'))).rate).toBe('67187.33');
     expect(logs.filter((l) => l.includes('price refresh failed'))).toHaveLength(3);
+  });
+});
+
+describe('CoinGecko rates: status', () => {
+  it('is off before any refresh, fresh after one, then stale since the first price outlived the bound', async () => {
+    const source = await startSource();
+    const { clock, rates } = setup(source.baseUrl, { staleAfterMs: 600_000 });
+    expect(rates.status()).toMatchObject({ state: 'off', updated_at: null, stale_ids: [] });
+
+    await rates.refresh();
+    const fetchedAt = clock.now();
+    // The recorded answer has a price for every id but one (11 of 12): that one is stale from the first answer.
+    const first = rates.status();
+    expect(first.updated_at).toBe(new Date(fetchedAt).toISOString());
+    expect(first.stale_ids).toHaveLength(cgIds.length - 11);
+
+    source.reply = { status: 500, body: 'down' };
+    clock.advance(600_001);
+    await rates.refresh();
+    const stale = rates.status();
+    expect(stale.state).toBe('stale');
+    expect(stale.stale_ids).toHaveLength(cgIds.length);
+    expect(stale.stale_since).toBe(new Date(fetchedAt).toISOString());
+    expect(stale.last_error).toBe('rate source answered HTTP 500: down');
+    expect(stale.last_error_at).toBe(new Date(clock.now()).toISOString());
+    expect(JSON.stringify(stale)).not.toContain(KEY);
+  });
+
+  it('is fresh with every price answered, and forgets the last error once the source answers again', async () => {
+    const source = await startSource();
+    const all = Object.fromEntries(cgIds.map((id) => [id, { usd: 2 }]));
+    source.reply = { status: 503, body: '' };
+    const { clock, rates } = setup(source.baseUrl, { staleAfterMs: 1000 });
+    await rates.refresh();
+    expect(rates.status()).toMatchObject({ state: 'stale', stale_since: new Date(clock.now()).toISOString() });
+
+    source.reply = { status: 200, body: JSON.stringify(all) };
+    await rates.refresh();
+    expect(rates.status()).toMatchObject({ state: 'fresh', stale_since: null, stale_ids: [], last_error: null });
+    clock.advance(1000);
+    expect(rates.status().state).toBe('fresh');
+    clock.advance(1);
+    expect(rates.status()).toMatchObject({ state: 'stale', stale_ids: cgIds });
   });
 });

@@ -4,7 +4,21 @@ import { type Clock, iso } from '../clock.js';
 import { AppError, err, ok, type Result, toError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { numberToDecimalText } from '../money/decimal.js';
-import type { RateProvider, UsdRate } from './types.js';
+import type { RateProvider, RatesStatus, UsdRate } from './types.js';
+
+export type ApiKeyHeader = 'x-cg-pro-api-key' | 'x-cg-demo-api-key';
+
+/**
+ * The header CoinGecko reads a key from, by the host the key is sent to: pro keys work only on
+ * `pro-api.coingecko.com`, demo keys only on `api.coingecko.com` (a key in the other header is refused as invalid).
+ * A compatible service elsewhere is taken as demo-keyed; RATES_API_KEY_HEADER overrides.
+ *
+ * @example
+ * keyHeaderFor('https://pro-api.coingecko.com/api/v3') // 'x-cg-pro-api-key'
+ */
+export function keyHeaderFor(baseUrl: string): ApiKeyHeader {
+  return new URL(baseUrl).hostname.startsWith('pro-api.') ? 'x-cg-pro-api-key' : 'x-cg-demo-api-key';
+}
 
 export interface CoinGeckoOptions {
   /** API root without the endpoint, e.g. `https://pro-api.coingecko.com/api/v3`; any compatible service works. */
@@ -13,9 +27,9 @@ export interface CoinGeckoOptions {
   apiKey?: string | undefined;
   /**
    * Pro keys go in `x-cg-pro-api-key`, free demo keys in `x-cg-demo-api-key`.
-   * @default 'x-cg-pro-api-key'
+   * @default keyHeaderFor(baseUrl): pro for pro-api.coingecko.com, demo otherwise
    */
-  apiKeyHeader?: 'x-cg-pro-api-key' | 'x-cg-demo-api-key' | undefined;
+  apiKeyHeader?: ApiKeyHeader | undefined;
   /** @default globalThis.fetch */
   fetch?: typeof globalThis.fetch | undefined;
   clock: Clock;
@@ -55,7 +69,7 @@ const simplePriceSchema = z.record(z.string(), z.object({ usd: z.number().option
  */
 export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates {
   const { apiKey, clock } = options;
-  const apiKeyHeader = options.apiKeyHeader ?? 'x-cg-pro-api-key';
+  const apiKeyHeader = options.apiKeyHeader ?? keyHeaderFor(options.baseUrl);
   const doFetch = options.fetch ?? globalThis.fetch;
   const refreshMs = options.refreshMs ?? 60_000;
   const staleAfterMs = options.staleAfterMs ?? 600_000;
@@ -68,6 +82,11 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
   const cache = new Map<string, UsdRate>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let inflight: Promise<Result<{ updated: number }>> | undefined;
+  /** When the first refresh began (null: never, the provider is off); a price never fetched is stale from then. */
+  let startedAt: number | null = null;
+  let lastError: { message: string; at: number } | null = null;
+  /** Whether a refresh has finished: before, a price never fetched is still coming (starting), not stale. */
+  let answered = false;
 
   async function fetchOnce(): Promise<Result<{ updated: number }>> {
     try {
@@ -93,6 +112,7 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
         cache.set(id, { rate, fetchedAt });
         updated += 1;
       }
+      lastError = null;
       return ok({ updated });
     } catch (e) {
       return failed(toError(e));
@@ -100,6 +120,7 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
   }
 
   function failed(error: Error): Result<never> {
+    lastError = { message: error.message, at: clock.now() };
     logger.warn('price refresh failed; keeping the last prices until they go stale', {
       source: url.origin + url.pathname,
       error: error.message,
@@ -109,7 +130,9 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
 
   const refresh = (): Promise<Result<{ updated: number }>> => {
     // Overlapping timer ticks (a slow source) share one request instead of piling up.
+    startedAt ??= clock.now();
     inflight ??= fetchOnce().finally(() => {
+      answered = true;
       inflight = undefined;
     });
     return inflight;
@@ -126,6 +149,31 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
     stop() {
       clearInterval(timer);
       timer = undefined;
+    },
+    status(): RatesStatus {
+      const now = clock.now();
+      const staleIds: string[] = [];
+      let oldest: number | null = null;
+      let staleSince: number | null = null;
+      for (const id of ids) {
+        const hit = cache.get(id);
+        if (hit) oldest = Math.min(oldest ?? hit.fetchedAt, hit.fetchedAt);
+        // A price is quoted up to staleAfterMs after its fetch (usdRate), stale from the next millisecond on.
+        const since = hit ? hit.fetchedAt + staleAfterMs + 1 : answered ? startedAt : null;
+        if (since === null || now < since) continue;
+        staleIds.push(id);
+        staleSince = Math.min(staleSince ?? since, since);
+      }
+      const state =
+        startedAt === null ? 'off' : staleIds.length > 0 ? 'stale' : cache.size < ids.length ? 'starting' : 'fresh';
+      return {
+        state,
+        updated_at: oldest === null ? null : iso(oldest),
+        stale_since: state === 'stale' && staleSince !== null ? iso(staleSince) : null,
+        stale_ids: staleIds,
+        last_error: lastError?.message ?? null,
+        last_error_at: lastError ? iso(lastError.at) : null,
+      };
     },
     async usdRate(asset: Asset): Promise<UsdRate> {
       const hit = cache.get(asset.cgId);

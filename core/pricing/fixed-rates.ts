@@ -39,5 +39,13 @@ export function createFixedRates(
       if (rate === undefined) throw new AppError('UNAVAILABLE', `No test-mode price for ${asset.code} (${asset.cgId})`);
       return { rate, fetchedAt: clock.now() };
     },
+    status: () => ({
+      state: 'fresh',
+      updated_at: null,
+      stale_since: null,
+      stale_ids: [],
+      last_error: null,
+      last_error_at: null,
+    }),
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 
@@ -10,7 +10,8 @@ export class BackupError extends Error {
 /**
  * Copies a SQLite store, live or not, with SQLite's online backup API: the copy is one consistent snapshot even
  * while the service writes (a file copy of a live WAL database can be torn). The copy is made self-contained
- * (rollback journal, no -wal file) and checked with `integrity_check` before this returns.
+ * (rollback journal, no -wal file) and checked with `integrity_check` before this returns. It is readable by its owner
+ * only (0600): it holds webhook secrets, TOTP secrets and Monero view keys.
  *
  * @example
  * await backupSqlite('/data/service.sqlite', '/backups/service-2026-11-25.sqlite') // { pages: 812 }
@@ -18,6 +19,14 @@ export class BackupError extends Error {
 export async function backupSqlite(file: string, to: string): Promise<{ pages: number }> {
   if (!existsSync(file)) throw new BackupError(`no SQLite store at ${file}`);
   if (existsSync(to)) throw new BackupError(`${to} already exists: choose a new file (a backup never overwrites)`);
+  // Created empty with owner-only permissions before SQLite writes a page (an empty file is an empty database), so
+  // the copy is never world-readable, not even for a moment, whatever the umask; `wx` also refuses a file made since.
+  try {
+    closeSync(openSync(to, 'wx', 0o600));
+    chmodSync(to, 0o600);
+  } catch (e) {
+    throw new BackupError(`cannot create ${to}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
   const src = new SQLite(file, { fileMustExist: true });
   let pages = 0;
   try {

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
+import { offeredAssets } from '../../core/catalog/availability.js';
 import { iso } from '../../core/clock.js';
 import { fromUnits } from '../../core/money/decimal.js';
 import { centsText, merchantFigures, type PeriodFigures } from '../../core/payments/figures.js';
@@ -13,11 +14,19 @@ export const overviewQuerySchema = z.strictObject({});
 /**
  * GET /merchants/{id}/overview: the landing page's figures (core/payments/figures.ts): received per asset and sold
  * in USD for today, 7 and 30 days (UTC days, today included), payments by status, and the daily volume of the last
- * 30 days. Exact decimal strings.
+ * 30 days. Exact decimal strings. `prices` says whether the merchant's mode has fresh USD prices: while the live
+ * source is stale, payments in `stale_assets` are refused (503), and the page says so instead of leaving the merchant
+ * to find out from failed checkouts.
  */
 export function registerOverview(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/overview', async (c) => {
     readQuery(c, overviewQuerySchema);
+    const mode = c.get('merchant').mode;
+    const rates = x.deps.rates[mode].status();
+    const staleIds = new Set(rates.stale_ids);
+    const staleAssets = offeredAssets(x.deps.catalog.list(), x.deps.chains, mode)
+      .filter((a) => staleIds.has(a.cgId))
+      .map((a) => a.code);
     const f = await merchantFigures(x.deps.db, c.get('merchant').id, x.deps.clock.now());
     const period = (name: string, p: PeriodFigures) => ({
       period: name,
@@ -34,6 +43,13 @@ export function registerOverview(app: Hono<DashEnv>, x: DashCtx): void {
       by_status: p.byStatus,
     });
     return ok(c, {
+      prices: {
+        state: rates.state,
+        updated_at: rates.updated_at,
+        stale_since: rates.stale_since,
+        stale_assets: staleAssets,
+        last_error: rates.last_error,
+      },
       periods: [period('today', f.periods.today), period('7d', f.periods.days7), period('30d', f.periods.days30)],
       daily: f.daily.map((d) => ({
         day: iso(d.day).slice(0, 10),

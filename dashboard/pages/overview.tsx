@@ -24,6 +24,14 @@ interface Day {
   payments: number;
 }
 interface Overview {
+  /** The USD prices of this merchant's mode (dashboard-api/routes/overview.ts). */
+  prices: {
+    state: 'off' | 'starting' | 'fresh' | 'stale';
+    updated_at: string | null;
+    stale_since: string | null;
+    stale_assets: string[];
+    last_error: string | null;
+  };
   periods: Period[];
   daily: Day[];
 }
@@ -126,6 +134,16 @@ export function OverviewPage({ merchantId }: { merchantId: string }) {
         </Link>
       </p>
       {data.error.value ? <Notice kind="error">{data.error.value}</Notice> : null}
+      {o && o.prices.state === 'stale' && o.prices.stale_assets.length > 0 ? (
+        <Notice kind="error">
+          <span data-field="stale-prices">
+            Prices are stale
+            {o.prices.stale_since ? ` since ${o.prices.stale_since.slice(0, 16).replace('T', ' ')} UTC` : ''}: new
+            payments in {o.prices.stale_assets.join(', ')} are refused until the price source answers again
+            {o.prices.last_error ? ` (last error: ${o.prices.last_error})` : ''}.
+          </span>
+        </Notice>
+      ) : null}
       {o && p ? (
         <>
           <fieldset class="tabs periods">

@@ -3,7 +3,8 @@ import { ApiError, api, m } from '../api.js';
 import { money } from '../format.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
-import type { PaymentRow } from '../types.js';
+import type { AssetOption, PaymentRow } from '../types.js';
+import { AssetOptions, NoAssetsNotice } from '../ui/asset-options.js';
 import { HostedUrl } from '../ui/hosted-url.js';
 import { Link } from '../ui/link.js';
 import { FieldError, Notice } from '../ui/notice.js';
@@ -23,7 +24,7 @@ interface Created {
  */
 export function SellPage({ merchantId }: { merchantId: string }) {
   const owner = membership(merchantId)?.role === 'owner';
-  const assets = useLoad(() => api<{ code: string; name: string }[]>(m(merchantId, '/assets')), [merchantId]);
+  const assets = useLoad(() => api<AssetOption[]>(m(merchantId, '/assets')), [merchantId]);
   const created = useSignal<Created | null>(null);
   const errors = useSignal<Record<string, string[]>>({});
   const failure = useSignal('');
@@ -61,6 +62,7 @@ export function SellPage({ merchantId }: { merchantId: string }) {
         <>
           <p>Make a link to a hosted checkout and send it to your customer, or let them scan its QR code.</p>
           {failure.value ? <Notice kind="error">{failure.value}</Notice> : null}
+          <NoAssetsNotice assets={assets.data.value} />
           <form class="stack sell" onSubmit={submit} aria-label="New payment link">
             <label>
               Amount (USD)
@@ -71,11 +73,7 @@ export function SellPage({ merchantId }: { merchantId: string }) {
               Currency
               <select {...field('currency')}>
                 <option value="">Let the customer choose on the page</option>
-                {(assets.data.value ?? []).map((a) => (
-                  <option key={a.code} value={a.code}>
-                    {a.code} ({a.name})
-                  </option>
-                ))}
+                <AssetOptions assets={assets.data.value ?? []} />
               </select>
               <FieldError id="currency-err" messages={errors.value.currency} />
             </label>

@@ -2,6 +2,8 @@ import { useSignal } from '@preact/signals';
 import { ApiError, api, m } from '../api.js';
 import { pagePath } from '../router.js';
 import { me, membership } from '../session.js';
+import type { AssetOption } from '../types.js';
+import { AssetOptions, NoAssetsNotice } from '../ui/asset-options.js';
 import { Link } from '../ui/link.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
@@ -22,7 +24,7 @@ const loadCheckout = () => {
 /** Opens the merchant's checkout in test mode, as its customers see it, with the sandbox's "Simulate payment". */
 export function TryPage({ merchantId }: { merchantId: string }) {
   const ref = membership(merchantId);
-  const assets = useLoad(() => api<{ code: string; name: string }[]>(m(merchantId, '/assets')), [merchantId]);
+  const assets = useLoad(() => api<AssetOption[]>(m(merchantId, '/assets')), [merchantId]);
   const notice = useSignal<{ kind: 'ok' | 'error' | 'info'; text: string; paymentId?: string } | null>(null);
   const busy = useSignal(false);
   if (ref?.mode === 'live') {
@@ -89,26 +91,25 @@ export function TryPage({ merchantId }: { merchantId: string }) {
         </Notice>
       ) : null}
       {ref?.role === 'owner' ? (
-        <form class="inline-form" onSubmit={open}>
-          <label>
-            Amount (USD)
-            <input name="amount" type="number" min="0.01" step="0.01" defaultValue="25" required />
-          </label>
-          <label>
-            Currency
-            <select name="currency">
-              <option value="">Let the customer choose</option>
-              {(assets.data.value ?? []).map((a) => (
-                <option key={a.code} value={a.code}>
-                  {a.code} ({a.name})
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" class="primary" disabled={busy.value}>
-            Open the checkout
-          </button>
-        </form>
+        <>
+          <NoAssetsNotice assets={assets.data.value} />
+          <form class="inline-form" onSubmit={open}>
+            <label>
+              Amount (USD)
+              <input name="amount" type="number" min="0.01" step="0.01" defaultValue="25" required />
+            </label>
+            <label>
+              Currency
+              <select name="currency">
+                <option value="">Let the customer choose</option>
+                <AssetOptions assets={assets.data.value ?? []} />
+              </select>
+            </label>
+            <button type="submit" class="primary" disabled={busy.value}>
+              Open the checkout
+            </button>
+          </form>
+        </>
       ) : (
         <p>Only an owner can try the checkout: it creates test payments.</p>
       )}

@@ -101,8 +101,13 @@ describe('CHAINS_CONFIG', () => {
       ['{not json', /not valid JSON/],
       [
         { networks: { trx: { rpcUrl: 'https://x.example', chainId: 1, confirmations: 1 } } },
-        /networks\.trx: not an EVM network/,
+        /networks\.trx: test mode only \(sandbox\), no live network; supported live networks: /,
       ],
+      // Named unsupported before any of its fields is checked.
+      [{ networks: { trx: {} } }, /networks\.trx: test mode only \(sandbox\)/],
+      [{ networks: { sol: { rpcUrl: 'https://x.example' } } }, /networks\.sol: test mode only \(sandbox\)/],
+      [{ networks: { eth: {}, xrp: {} } }, /networks\.xrp: test mode only \(sandbox\)/],
+      [{ networks: { avax: {} } }, /networks\.avax: not a network of the catalog; supported live networks: /],
       // Bitcoin-family keys take the node's schema (core/chains/bitcoin/config.ts), with the same one-line report.
       [{ networks: { btc: { rpcUrl: 'http://127.0.0.1:8332' } } }, /networks\.btc\.cookieFile: give either rpcUser/],
       [
@@ -170,5 +175,14 @@ describe('CHAINS_CONFIG', () => {
         auth: { user: 'shop', password: 'pw' },
       },
     ]);
+  });
+});
+
+describe('CHAINS_CONFIG: the supported live networks', () => {
+  it('lists every network with a live watcher and none of the sandbox-only ones', () => {
+    expect(() => loadConfig({ CHAINS_CONFIG: file({ networks: { trx: {} } }) })).toThrow(
+      'Invalid configuration: CHAINS_CONFIG: networks.trx: test mode only (sandbox), no live network; ' +
+        'supported live networks: btc, eth, ltc, doge, bsc, matic, base, xmr',
+    );
   });
 });
