@@ -83,6 +83,7 @@ describe('compose with a generated database password (+, /, =)', () => {
     const dotEnv: Record<string, string> = {
       ...envFile(readFileSync(new URL('../.env.example', import.meta.url), 'utf8')),
       POSTGRES_PASSWORD: password,
+      SECRETS_KEY: randomBytes(32).toString('base64'),
       PUBLIC_URL: 'https://pay.example.com',
     };
     const env = { ...dotEnv };

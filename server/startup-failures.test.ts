@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../core/clock.js';
 import { createMerchant, listMerchants } from '../core/merchants/merchants.js';
+import { unlockStore } from '../core/secrets/unlock.js';
 import { migrate, openStore } from '../core/store/db.js';
 import { bundleService, freePort, spawnService } from './testing/service-process.js';
 
@@ -85,6 +86,8 @@ describe('production defaults', () => {
     const url = `sqlite:${join(dir, 'live.sqlite')}`;
     const store = openStore(url);
     await migrate(store);
+    // The spawned service finds the same key: no key configured, both use the default key file.
+    await unlockStore(store, {}, url);
     await createMerchant(store.db, systemClock, { name: 'Live shop', mode: 'live' });
     await store.close();
     const err = await refusesToStart({ DATABASE_URL: url });
