@@ -14,6 +14,7 @@ import { invalid } from '../../core/errors.js';
 import { numberToDecimalText } from '../../core/money/decimal.js';
 import { createPayment } from '../../core/payments/create-payment.js';
 import { qrSvgDataUrl } from '../../core/qr/encode.js';
+import { auditIn } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { paymentRowView } from '../views.js';
 
@@ -38,15 +39,29 @@ export function registerCreatePaymentLink(app: Hono<DashEnv>, x: DashCtx): void 
     const currency =
       data.currency ?? x.deps.catalog.list().find((a) => x.deps.chains.isEnabled(merchant.mode, a.network))?.code;
     if (currency === undefined) throw invalid('currency', 'No currency is enabled for this merchant');
-    const payment = await createPayment(x.deps, merchant, {
-      kind: 'link',
-      priceAmount: numberToDecimalText(data.amount) ?? '0',
-      currency,
-      email: data.email,
-      orderId: data.order_id,
-      orderDescription: data.order_description,
-      originIp: x.clientAddress(c),
-    });
+    const payment = await createPayment(
+      x.deps,
+      merchant,
+      {
+        kind: 'link',
+        priceAmount: numberToDecimalText(data.amount) ?? '0',
+        currency,
+        email: data.email,
+        orderId: data.order_id,
+        orderDescription: data.order_description,
+        originIp: x.clientAddress(c),
+      },
+      // Money-moving: the link and its audit entry commit together (README, "Audit log").
+      (trx, p) =>
+        auditIn(x, c, trx, {
+          action: 'payment.link',
+          target: p.id,
+          details: {
+            price_amount: p.price_amount,
+            pay_currency: data.currency === undefined ? 'customer picks' : p.pay_currency,
+          },
+        }),
+    );
     const url = hostedPaymentUrl(payment, x.deps.settings.publicUrl, x.deps.settings.pageSecret);
     return ok(
       c,
