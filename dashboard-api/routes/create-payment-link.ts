@@ -10,6 +10,7 @@ import {
   orderIdSchema,
   usdAmountSchema,
 } from '../../api-kit/schemas.js';
+import { letCustomerChoose } from '../../core/checkout/customer-choice.js';
 import { invalid } from '../../core/errors.js';
 import { numberToDecimalText } from '../../core/money/decimal.js';
 import { createPayment } from '../../core/payments/create-payment.js';
@@ -30,7 +31,7 @@ export const createPaymentLinkSchema = z.strictObject({
 /**
  * POST /merchants/{id}/payment-links (owner): a payment link made in the dashboard, through the same core as
  * POST /api/v1/payment-links (createPayment), answered with its hosted URL and a QR code of it (core/qr). Without a
- * currency the link starts in the first asset the merchant can take; the customer may pick another on the page.
+ * currency the link starts in the first asset the merchant can take, and its page offers the customer the picker.
  */
 export function registerCreatePaymentLink(app: Hono<DashEnv>, x: DashCtx): void {
   app.post('/merchants/:merchant_id/payment-links', async (c) => {
@@ -51,16 +52,19 @@ export function registerCreatePaymentLink(app: Hono<DashEnv>, x: DashCtx): void 
         orderDescription: data.order_description,
         originIp: x.clientAddress(c),
       },
-      // Money-moving: the link and its audit entry commit together (README, "Audit log").
-      (trx, p) =>
-        auditIn(x, c, trx, {
+      // Money-moving: the link and its audit entry commit together (README, "Audit log"). Without an asset the
+      // customer chooses one on the hosted page (core/checkout/customer-choice.ts).
+      async (trx, p) => {
+        if (data.currency === undefined) await letCustomerChoose(trx, p.id, p.created_at);
+        await auditIn(x, c, trx, {
           action: 'payment.link',
           target: p.id,
           details: {
             price_amount: p.price_amount,
             pay_currency: data.currency === undefined ? 'customer picks' : p.pay_currency,
           },
-        }),
+        });
+      },
     );
     const url = hostedPaymentUrl(payment, x.deps.settings.publicUrl, x.deps.settings.pageSecret);
     return ok(
