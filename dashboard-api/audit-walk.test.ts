@@ -214,6 +214,12 @@ describe('the audit log', () => {
       }),
     );
 
+    // A new store: its entry is in its own log.
+    const store = await o2.call('/merchants', { body: { name: 'Second shop', mode: 'live' } });
+    expect(store.status, store.text).toBe(201);
+    expect(await entries(store.json.data.merchant_id, 'merchant.create')).toBe(1);
+    walked.add('POST /merchants');
+
     const changing = createDashboardApi(t.service.deps, t.service.deps.clientAddress)
       .routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method))
       .map((r) => `${r.method} ${r.path}`);
