@@ -93,6 +93,28 @@ test.describe('dashboard: the walk from README to going live', () => {
     await expect(mine.getByRole('button', { name: `Remove ${OWNER}` })).toBeVisible();
   });
 
+  test('an owner creates another store from Settings: its keys shown once and working, the store in the switcher', async ({
+    page,
+    world,
+    dash,
+  }) => {
+    await page.goto(dash.url(dash.test.merchant_id, 'settings'));
+    await signIn(page);
+    const name = `Walk store ${Date.now()}`;
+    const form = page.getByRole('form', { name: 'Create another store' });
+    await form.getByLabel('Store name').fill(name);
+    await form.getByLabel('Mode').selectOption('test');
+    await form.getByRole('button', { name: 'Create store' }).click();
+    const keys = page.getByRole('region', { name: 'New store keys' });
+    const secret = (await keys.locator('[data-field="secret_key"]').textContent()) ?? '';
+    expect(secret).toMatch(/^sk_test_/);
+    expect((await world.service.api('/api/v1/balances', { key: secret })).status).toBe(200);
+    await expect(page.getByLabel('Merchant').locator('option', { hasText: name })).toHaveCount(1);
+    await expectAccessible(page, 'settings with a new store');
+    await keys.getByRole('button', { name: 'Done, I saved them' }).click();
+    await expect(page.getByText(secret)).toHaveCount(0);
+  });
+
   test('at 390 px the audit log and users tables are cards: nothing scrolls sideways inside its box', async ({
     page,
     dash,
