@@ -1,3 +1,4 @@
+import type { UtxoNet } from '../core/addresses/utxo-params.js';
 import type { ChainWatchers } from '../core/chains/watchers.js';
 import type { CoreDeps } from '../core/deps.js';
 import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
@@ -21,4 +22,9 @@ export interface ApiDeps extends CoreDeps {
   webhooks: Pick<WebhookDispatcher, 'wake' | 'onRecorded'>;
   /** The forwarder sweeper of each EVM network with a factory (its status, what a wallet sweep sends). */
   sweepers: readonly ForwarderSweeper[];
+  /**
+   * The network of a Bitcoin-family chain's configured node (CHAINS_CONFIG), which a pasted key and its addresses are
+   * read for, as the admin CLI does; null when the chain has no node configured (then mainnet).
+   */
+  utxoNetOf(chain: string): UtxoNet | null;
 }

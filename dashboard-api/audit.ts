@@ -20,20 +20,27 @@ export async function audited<T>(
   change: (trx: Kysely<Database>) => Promise<T>,
   note: (result: T) => AuditNote,
 ): Promise<T> {
-  const signedIn = c.get('signedIn');
   const result = await x.deps.db.transaction().execute(async (trx) => {
     const r = await change(trx);
-    const n = note(r);
-    await recordAudit(trx, x.deps.clock.now(), {
-      ...n,
-      merchantId: n.merchantId ?? c.get('merchant').id,
-      actor: { userId: signedIn.userId, email: signedIn.email },
-      address: x.clientAddress(c),
-    });
+    await auditIn(x, c, trx, note(r));
     return r;
   });
   x.deps.keys.invalidate();
   return result;
+}
+
+/**
+ * The entry of a dashboard change made by a core function that opens its own transaction (createPayment's
+ * `alsoInTransaction`): written with that transaction, so the change and its entry commit or fail together.
+ */
+export async function auditIn(x: DashCtx, c: Context<DashEnv>, trx: Kysely<Database>, n: AuditNote): Promise<void> {
+  const signedIn = c.get('signedIn');
+  await recordAudit(trx, x.deps.clock.now(), {
+    ...n,
+    merchantId: n.merchantId ?? c.get('merchant').id,
+    actor: { userId: signedIn.userId, email: signedIn.email },
+    address: x.clientAddress(c),
+  });
 }
 
 /**

@@ -351,7 +351,8 @@ describe('payments list: sort and export of the filtered list (what to build 4)'
       .split('\r\n')
       .slice(1)
       .map((l) => l.split(',')[4]);
-    expect(prices).toEqual(['"5"', '"20.05"', '"20.5"', '"100"']);
+    // USD prices with their two decimals, as money is written.
+    expect(prices).toEqual(['"5.00"', '"20.05"', '"20.50"', '"100.00"']);
     expect((await so.call(`${sb}/exports/payments.csv?status=finished`)).text.trim().split('\r\n')).toHaveLength(1);
     const bad = await so.call(`${sb}/payments?sort=price`);
     expect(bad.status).toBe(422);

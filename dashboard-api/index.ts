@@ -7,6 +7,7 @@ import { registerBalances } from './routes/balances.js';
 import { registerChangePassword } from './routes/change-password.js';
 import { registerChangeRole } from './routes/change-role.js';
 import { registerCreateKey } from './routes/create-key.js';
+import { registerCreateMerchant } from './routes/create-merchant.js';
 import { registerCreatePaymentLink } from './routes/create-payment-link.js';
 import { registerDeactivateKey } from './routes/deactivate-key.js';
 import { registerEnableWebhookEndpoint } from './routes/enable-webhook-endpoint.js';
@@ -73,12 +74,14 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   app.use('/session', (c, next) => (c.req.method === 'DELETE' ? session(c, next) : next()));
   app.use('/merchants/:merchant_id/*', session, requireMember(x));
   app.use('/account/*', session);
+  app.use('/merchants', session);
 
   registerSignIn(app, x);
   registerSignInCode(app, x);
   registerReadSession(app, x);
   registerSignOut(app, x);
   registerSetPassword(app, x);
+  registerCreateMerchant(app, x);
   registerOverview(app, x);
   registerListPayments(app, x);
   registerCreatePaymentLink(app, x);

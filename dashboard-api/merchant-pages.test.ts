@@ -186,6 +186,23 @@ describe('payments', () => {
     expect((await owner.call(`${base}/exports/payments.csv?from=2026-13-40&to=${today}`)).status).toBe(422);
   });
 
+  it('writes money in the CSV as exact text: USD with two decimals (42.50), the asset amount as the API gives it', async () => {
+    const created = (
+      await t.api('/api/v1/payments', {
+        body: { amount: 42.5, currency: 'ltc', email: 'csv@buyer.example', order_id: 'csv-money' },
+      })
+    ).json.data;
+    const r = await owner.call(`${base}/exports/payments.csv?q=csv-money`);
+    const [head = '', row = ''] = r.text.trim().split('\r\n');
+    const cells = Object.fromEntries(
+      head.split(',').map((k, i) => [k, JSON.parse(row.split(',')[i] ?? '""') as string]),
+    );
+    expect(cells.price_amount).toBe('42.50');
+    expect(cells.price_currency).toBe('USD');
+    expect(cells.pay_amount).toBe(String(created.pricing.pay_amount));
+    expect(cells.pay_currency).toBe('LTC');
+  });
+
   it('links a live deposit to the network explorer configured for it', async () => {
     const live = await createMerchant(t.service.deps.db, t.service.deps.clock, { name: 'Live', mode: 'live' });
     const liveOwner = await userOf(t, live.merchant_id, 'live-owner@shop.example');

@@ -115,8 +115,9 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   const sweepers = config.EVM_NETWORKS.flatMap((n) =>
     n.forwarders ? [new ForwarderSweeper(n, n.forwarders, { db: store.db, clock, logger, chains })] : [],
   );
+  const utxoNetOf = (network: string) => config.UTXO_NETWORKS.find((n) => n.network === network)?.chain ?? null;
   const hdAllocator = createHdAllocator({
-    netOf: (network) => config.UTXO_NETWORKS.find((n) => n.network === network)?.chain ?? null,
+    netOf: utxoNetOf,
     gap: new GapGuard({
       limit: config.UTXO_GAP_LIMIT,
       pastLimitPerMinute: config.UTXO_PAST_GAP_PER_MINUTE,
@@ -193,6 +194,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     watchers,
     webhooks,
     sweepers,
+    utxoNetOf,
   };
   const app = createApp(deps, { watchers, metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
   const stops: (() => void | Promise<void>)[] = [];

@@ -7,6 +7,8 @@ export interface SessionView {
   merchant_name: string;
   amount: string;
   currency: string;
+  /** Hosted page only: the merchant left the asset to the customer, so the page offers the picker. */
+  customer_chooses_currency?: true;
 }
 
 /** An asset in the picker (the session's list carries only what the picker shows). */

@@ -1,5 +1,5 @@
 import { h } from 'preact';
-import { DropinApi } from './api.js';
+import { DropinApi, type PickerCurrency } from './api.js';
 import { Checkout } from './components/checkout.js';
 import { loadLocale, pickLocale, t } from './i18n.js';
 import { mountHost } from './mount.js';
@@ -65,7 +65,11 @@ export function page(): void {
     // checkout module's graph twice over (a namespace helper chunk before every drop-in's QR), and chunks.ts's
     // loader would be one more name the module exports to this page, in every drop-in's bytes before the QR.
     const r = await (await import('./live.js')).readSession(api, token);
+    // A link that leaves the asset to the customer: the picker's list, so "Choose another currency" is offered.
+    const currencies = r.session.customer_chooses_currency
+      ? await api.call<PickerCurrency[]>(`/sessions/${token}/currencies`)
+      : null;
     await lang;
-    return { session_token: token, ...r };
+    return { session_token: token, ...r, currencies };
   });
 }

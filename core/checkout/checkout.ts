@@ -5,6 +5,7 @@ import { stateChanges } from '../payments/changes.js';
 import { createPayment, payableAsset } from '../payments/create-payment.js';
 import type { Payment } from '../payments/payment.js';
 import { findPayment } from '../payments/store.js';
+import { customerChooses, letCustomerChoose } from './customer-choice.js';
 import { pageTokenValid } from './page-token.js';
 import { createSessionPayment, type DropinSession, expireReplaced, findSessionByToken } from './sessions.js';
 
@@ -82,6 +83,8 @@ export async function choosePayment(
   }
   const source = x.payment;
   const expired: Payment[] = [];
+  // A link whose customer chooses the asset stays theirs to choose on the new payment's page.
+  const picks = await customerChooses(deps.db, source.id);
   const payment = await createPayment(
     deps,
     x.merchant,
@@ -103,6 +106,7 @@ export async function choosePayment(
     // The hosted page's earlier payment is abandoned like a drop-in session's (expireReplaced).
     async (trx, p) => {
       expired.push(...(await expireReplaced(trx, deps, source.id, p.created_at)));
+      if (picks) await letCustomerChoose(trx, p.id, p.created_at);
     },
   );
   deps.changes.publish(stateChanges(expired));

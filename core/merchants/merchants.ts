@@ -42,7 +42,8 @@ export async function createMerchant(db: Kysely<Database>, clock: Clock, input: 
   const webhookSecret = generateWebhookSecret();
   const secretKey = generateKey('secret', input.mode);
   const publicKey = generateKey('public', input.mode);
-  await db.transaction().execute(async (trx) => {
+  // The caller's transaction when it has one (a store made in the dashboard and its audit entry commit together).
+  await inTransaction(db, async (trx) => {
     await trx
       .insertInto('merchants')
       .values({

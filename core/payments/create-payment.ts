@@ -7,6 +7,7 @@ import type { Merchant } from '../merchants/merchants.js';
 import { fromUnits, usdToAssetUnits } from '../money/decimal.js';
 import { minimumAmount, priceCents } from '../pricing/amounts.js';
 import type { Database } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 import type { Payment } from './payment.js';
 import { insertPayment } from './store.js';
 
@@ -70,7 +71,8 @@ export async function createPayment(
   const now = deps.clock.now();
   const ttl = input.timeLimitSeconds ?? deps.settings.ttlSeconds;
   const expiresAt = now + ttl * 1000;
-  const created = await deps.db.transaction().execute(async (trx) => {
+  // The caller's transaction when it has one (a dashboard change and its audit entry commit together).
+  const created = await inTransaction(deps.db, async (trx) => {
     // The address comes inside the transaction: an index counter taken by a payment that rolls back is skipped.
     const id = input.id ?? newId('pay');
     const allocated = await deps.allocators[merchant.mode].allocate(trx, merchant, asset, id);

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { CustomerCurrencyChoiceTable } from './schema-walk.js';
 
 /**
  * One schema for SQLite and PostgreSQL. Portable column types only: text, integer, bigint.
@@ -351,6 +352,7 @@ export interface Database {
   dashboard_recovery_codes: DashboardRecoveryCodeTable;
   dashboard_pending_sign_ins: DashboardPendingSignInTable;
   merchant_two_factor_requirements: MerchantTwoFactorRequirementTable;
+  customer_currency_choices: CustomerCurrencyChoiceTable;
   balance_shares: BalanceShareTable;
   merchant_balances: MerchantBalanceTable;
   merchant_payouts: MerchantPayoutTable;

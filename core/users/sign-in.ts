@@ -31,10 +31,10 @@ import { findUserByEmail, getUser, normalEmail, recordSignIn, setPasswordHash } 
 type Deps = { db: Kysely<Database>; clock: Clock };
 
 /** A sign-in is about a person, not a merchant: each merchant the user belongs to gets the entry. */
-async function auditSignIn(
+async function auditInEachMerchant(
   db: Kysely<Database>,
   user: { id: string; email: string },
-  action: 'sign_in' | 'sign_in.failed',
+  action: 'sign_in' | 'sign_in.failed' | 'password.set',
   address: string,
   now: number,
 ): Promise<void> {
@@ -96,7 +96,7 @@ export async function signIn(
   const good = await verifyPassword(o.password, user?.password_hash ?? null);
   // A failure stays counted on both keys. A known user's merchants see it in their audit log.
   if (!user || !good || user.active !== 1) {
-    if (user) await auditSignIn(db, user, 'sign_in.failed', o.address, now);
+    if (user) await auditInEachMerchant(db, user, 'sign_in.failed', o.address, now);
     throw new AppError('UNAUTHORIZED', 'Wrong e-mail address or password');
   }
   if (await hasTwoFactor(db, user.id)) {
@@ -111,7 +111,7 @@ export async function signIn(
   const { token } = await db.transaction().execute(async (trx) => {
     const s = await createSession(trx, user.id, now);
     await recordSignIn(trx, user.id, now);
-    await auditSignIn(trx, user, 'sign_in', o.address, now);
+    await auditInEachMerchant(trx, user, 'sign_in', o.address, now);
     return s;
   });
   return { token, userId: user.id };
@@ -142,7 +142,7 @@ export async function signInWithCode(
     if (!kind || !(await consumePendingSignIn(trx, o.pendingToken))) return undefined;
     const s = await createSession(trx, user.id, now);
     await recordSignIn(trx, user.id, now);
-    await auditSignIn(trx, user, 'sign_in', o.address, now);
+    await auditInEachMerchant(trx, user, 'sign_in', o.address, now);
     if (kind === 'recovery') {
       const { recoveryCodesLeft } = await twoFactorOf(trx, user.id);
       for (const m of await membershipsOf(trx, user.id))
@@ -157,7 +157,7 @@ export async function signInWithCode(
     return s;
   });
   if (!done) {
-    await auditSignIn(db, user, 'sign_in.failed', o.address, now);
+    await auditInEachMerchant(db, user, 'sign_in.failed', o.address, now);
     throw new AppError(
       'UNAUTHORIZED',
       'Wrong or already used code: type the code your app shows now, or a recovery code',
@@ -174,7 +174,12 @@ export async function signInWithCode(
  * Sets a password through a one-time link: the link is used up, the password stored hashed, and every session of
  * the user ends, in one transaction.
  */
-export async function setPasswordWithToken({ db, clock }: Deps, token: string, password: string): Promise<void> {
+export async function setPasswordWithToken(
+  { db, clock }: Deps,
+  token: string,
+  password: string,
+  address: string,
+): Promise<void> {
   const problem = passwordProblem(password);
   if (problem) throw invalid('password', problem);
   const hash = await hashPassword(password);
@@ -188,5 +193,8 @@ export async function setPasswordWithToken({ db, clock }: Deps, token: string, p
       );
     await setPasswordHash(trx, userId, hash, now);
     await endUserSessions(trx, userId);
+    // Audited in each merchant of the user, like a sign-in: the link's user is the actor (never the token).
+    const user = await getUser(trx, userId);
+    if (user) await auditInEachMerchant(trx, user, 'password.set', address, now);
   });
 }

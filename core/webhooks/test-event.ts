@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { newId, uuid } from '../ids.js';
 import { SERVICE_SOURCE } from '../payments/events.js';
 import type { Database } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 import { type Delivery, getDelivery, insertDeliveryForEvent } from './deliveries.js';
 
 /**
@@ -47,11 +48,10 @@ export async function sendTestEvent(db: Kysely<Database>, merchantId: string, no
       customer: { name: 'Test Customer', email: 'test@example.com' },
     },
   });
-  const id = await db
-    .transaction()
-    .execute((trx) =>
-      insertDeliveryForEvent(trx, { eventId, merchantId, paymentId: null, sequence: null, payload, kind: 'test' }, now),
-    );
+  // The caller's transaction when it has one (the dashboard's change and its audit entry commit together).
+  const id = await inTransaction(db, (trx) =>
+    insertDeliveryForEvent(trx, { eventId, merchantId, paymentId: null, sequence: null, payload, kind: 'test' }, now),
+  );
   const d = id ? await getDelivery(db, merchantId, id) : undefined;
   if (!d) throw new AppError('BAD_REQUEST', 'No webhook URL is configured for this merchant');
   return d;

@@ -2,6 +2,8 @@ import type { Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
+import { usdToCents } from '../../core/money/decimal.js';
+import { centsText } from '../../core/payments/figures.js';
 import { listPayments } from '../../core/payments/store.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { paymentRowView } from '../views.js';
@@ -60,7 +62,8 @@ export function registerExportPayments(app: Hono<DashEnv>, x: DashCtx): void {
       do {
         const page = await listPayments(x.deps.db, merchant.id, { ...filterOf(q), limit: 500, cursor });
         const lines = page.payments.map((p) => {
-          const row = paymentRowView(p);
+          // USD with its two decimals (`42.50`), as money is written: the stored text drops trailing zeros.
+          const row = { ...paymentRowView(p), price_amount: centsText(usdToCents(p.price_amount) ?? 0n) };
           return COLUMNS.map((k) => csvField(row[k])).join(',');
         });
         if (lines.length > 0) await s.write(`${lines.join('\r\n')}\r\n`);

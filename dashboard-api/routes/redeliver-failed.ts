@@ -4,6 +4,7 @@ import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { invalid } from '../../core/errors.js';
 import { redeliverFailed } from '../../core/webhooks/deliveries.js';
+import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { rangeBoundSchema } from '../params.js';
 
@@ -21,7 +22,15 @@ export function registerRedeliverFailed(app: Hono<DashEnv>, x: DashCtx): void {
   app.post('/merchants/:merchant_id/webhook-deliveries/redeliver-failed', async (c) => {
     const { data } = await readJson(c, redeliverFailedSchema, x.deps.limits.bodyBytes);
     if (data.to <= data.from) throw invalid('to', 'Must be after `from`');
-    const n = await redeliverFailed(x.deps.db, c.get('merchant').id, data, x.deps.clock.now());
+    const n = await audited(
+      x,
+      c,
+      (trx) => redeliverFailed(trx, c.get('merchant').id, data, x.deps.clock.now()),
+      (count) => ({
+        action: 'webhook.redeliver_failed',
+        details: { from: new Date(data.from).toISOString(), to: new Date(data.to).toISOString(), redelivered: count },
+      }),
+    );
     if (n > 0) x.deps.webhooks.wake();
     return ok(c, { redelivered: n }, `${n} failed deliver${n === 1 ? 'y' : 'ies'} queued again`, 202);
   });

@@ -18,7 +18,7 @@ export const setPasswordSchema = z.strictObject({
 export function registerSetPassword(app: Hono<DashEnv>, x: DashCtx): void {
   app.post('/password', async (c) => {
     const { data } = await readJson(c, setPasswordSchema, x.deps.limits.bodyBytes);
-    await setPasswordWithToken(x.deps, data.token, data.password);
+    await setPasswordWithToken(x.deps, data.token, data.password, x.clientAddress(c));
     return ok(c, null, 'Password set: sign in with it now');
   });
 }

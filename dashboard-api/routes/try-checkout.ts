@@ -8,6 +8,7 @@ import { AppError } from '../../core/errors.js';
 import { fromUnits, numberToDecimalText } from '../../core/money/decimal.js';
 import { payableAsset } from '../../core/payments/create-payment.js';
 import { priceCents } from '../../core/pricing/amounts.js';
+import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 
 export const tryCheckoutSchema = z.strictObject({
@@ -31,15 +32,25 @@ export function registerTryCheckout(app: Hono<DashEnv>, x: DashCtx): void {
     const { data } = await readJson(c, tryCheckoutSchema, x.deps.limits.bodyBytes);
     const price = fromUnits(priceCents(numberToDecimalText(data.amount) ?? ''), 2);
     const asset = data.crypto_currency === undefined ? null : payableAsset(x.deps, merchant.mode, data.crypto_currency);
-    const { token } = await openSession(x.deps, merchant, {
-      priceAmount: price,
-      priceCurrency: 'USD',
-      email: c.get('signedIn').email,
-      name: null,
-      reference: 'dashboard-try',
-      origin: new URL(x.deps.settings.publicUrl).origin,
-      payment: asset && { kind: 'direct', currency: asset.code, originIp: x.clientAddress(c) },
-    });
+    const { token } = await audited(
+      x,
+      c,
+      (trx) =>
+        openSession({ ...x.deps, db: trx }, merchant, {
+          priceAmount: price,
+          priceCurrency: 'USD',
+          email: c.get('signedIn').email,
+          name: null,
+          reference: 'dashboard-try',
+          origin: new URL(x.deps.settings.publicUrl).origin,
+          payment: asset && { kind: 'direct', currency: asset.code, originIp: x.clientAddress(c) },
+        }),
+      (opened) => ({
+        action: 'checkout.try',
+        target: opened.payment?.id ?? null,
+        details: { price_amount: price, pay_currency: asset?.code ?? 'customer picks' },
+      }),
+    );
     return ok(c, { session_token: token }, 'Checkout session created', 201);
   });
 }

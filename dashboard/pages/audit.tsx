@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { api, m } from '../api.js';
 import { when } from '../format.js';
+import { DataTable } from '../ui/data-table.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
@@ -20,7 +21,8 @@ const GROUPS = [
   ['', 'Any'],
   ['sign_in', 'Sign-ins'],
   ['password', 'Passwords'],
-  ['payment', 'Refunds'],
+  ['payment', 'Payment links and refunds'],
+  ['checkout', 'Tried checkouts'],
   ['key', 'API keys'],
   ['webhook', 'Webhooks'],
   ['settings', 'Settings'],
@@ -110,34 +112,31 @@ export function AuditPage({ merchantId }: { merchantId: string }) {
         more.value.entries.length === 0 ? (
           <p>No entries.</p>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <caption class="sr-only">Audit log entries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Details</th>
-                  <th scope="col">From</th>
+          <DataTable caption="Audit log entries, newest first">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">Details</th>
+                <th scope="col">From</th>
+              </tr>
+            </thead>
+            <tbody>
+              {more.value.entries.map((e) => (
+                <tr key={e.id} data-audit={e.action}>
+                  <td>{when(e.at)}</td>
+                  <td>{e.actor}</td>
+                  <td class="mono">{e.action}</td>
+                  <td>
+                    {e.target ? <span class="mono">{e.target} </span> : null}
+                    {DETAIL_ORDER(e.details)}
+                  </td>
+                  <td class="mono">{e.client_address ?? ''}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {more.value.entries.map((e) => (
-                  <tr key={e.id} data-audit={e.action}>
-                    <td>{when(e.at)}</td>
-                    <td>{e.actor}</td>
-                    <td class="mono">{e.action}</td>
-                    <td>
-                      {e.target ? <span class="mono">{e.target} </span> : null}
-                      {DETAIL_ORDER(e.details)}
-                    </td>
-                    <td class="mono">{e.client_address ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </DataTable>
         )
       ) : (
         <p class="loading">Loading…</p>

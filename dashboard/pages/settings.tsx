@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { ApiError, api, m } from '../api.js';
-import { me, membership } from '../session.js';
+import { loadMe, me, membership } from '../session.js';
 import { DataTable } from '../ui/data-table.js';
 import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
@@ -11,12 +11,28 @@ interface Settings {
   mode: 'test' | 'live';
   allowed_origins: string[];
   xpub: { xpub: string; addresses: Derived[]; next_index: number } | null;
+  /** Bitcoin, Litecoin and Dogecoin: one account key each, read for the chain's node network. */
+  utxo_keys: UtxoKey[];
   payout: { chain: 'evm'; address: string } | null;
   /** EVM networks with a forwarder factory: there the payout wins over the xpub. */
   forwarder_networks: string[];
   /** Monero: the primary address and subaddress 1 (the view key is never sent back). */
   monero: { address: string; first_subaddress: string; next_index: number } | null;
 }
+interface UtxoKey {
+  chain: 'btc' | 'ltc' | 'doge';
+  network: string;
+  path: string;
+  xpub: string | null;
+  addresses: Derived[];
+  next_index: number;
+}
+/** What each key is called on the page, and what wallets export it as (the admin CLI's `xpub set` help). */
+const CHAIN_WORDS = {
+  btc: { name: 'Bitcoin', forms: 'zpub or xpub' },
+  ltc: { name: 'Litecoin', forms: 'zpub, Ltub or xpub' },
+  doge: { name: 'Dogecoin', forms: 'dgub or xpub' },
+} as const;
 interface Derived {
   index: number;
   path: string;
@@ -41,8 +57,122 @@ function Addresses({ list }: { list: Derived[] }) {
   );
 }
 
-/** The extended public key: paste, compare the first three addresses with the wallet, then save. */
-function XpubSection({
+interface KeyPreview {
+  xpub: string;
+  depth: number;
+  path: string;
+  addresses: Derived[];
+}
+
+/**
+ * One account key: paste, compare the first three addresses with the wallet, then save (the admin CLI's
+ * `xpub set` checks and first-address confirmation). `chain` `evm` serves every EVM network; btc, ltc and doge their
+ * own chain. The EVM form keeps its plain words; the others name their chain.
+ */
+function KeySection({
+  merchantId,
+  chain,
+  registered,
+  path,
+  owner,
+  onSaved,
+}: {
+  merchantId: string;
+  chain: 'evm' | UtxoKey['chain'];
+  registered: { xpub: string; addresses: Derived[]; next_index: number } | null;
+  path: string;
+  owner: boolean;
+  onSaved: () => void;
+}) {
+  const preview = useSignal<KeyPreview | null>(null);
+  const errors = useSignal<string[] | undefined>(undefined);
+  const saved = useSignal('');
+  const words = chain === 'evm' ? null : CHAIN_WORDS[chain];
+  // The EVM form keeps the ids it always had (its hooks in browser runs).
+  const id = chain === 'evm' ? 'xpub' : `key-${chain}`;
+  const check = async (e: Event) => {
+    e.preventDefault();
+    errors.value = undefined;
+    saved.value = '';
+    const xpub = String(new FormData(e.currentTarget as HTMLFormElement).get('xpub') ?? '');
+    try {
+      preview.value = await api(m(merchantId, '/xpub/preview'), { body: { xpub, chain } });
+    } catch (x) {
+      preview.value = null;
+      errors.value = x instanceof ApiError ? (x.fields.xpub ?? [x.message]) : [String(x)];
+    }
+  };
+  const save = async () => {
+    if (!preview.value) return;
+    try {
+      await api(m(merchantId, '/xpub'), { method: 'PUT', body: { xpub: preview.value.xpub, chain } });
+      saved.value = words ? `${words.name} key saved` : 'Extended public key saved';
+      preview.value = null;
+      onSaved();
+    } catch (x) {
+      errors.value = [x instanceof ApiError ? x.message : String(x)];
+    }
+  };
+  return (
+    <>
+      {registered ? (
+        <>
+          <p>
+            Registered: <span class="mono wrap">{registered.xpub}</span> (next payment uses child 0/
+            {registered.next_index})
+          </p>
+          <Addresses list={registered.addresses} />
+        </>
+      ) : (
+        <p>
+          {words
+            ? `No ${words.name} key registered: live ${words.name} payments cannot be created yet.`
+            : 'No extended public key registered: live EVM payments cannot be created yet.'}
+        </p>
+      )}
+      {saved.value ? <Notice kind="ok">{saved.value}</Notice> : null}
+      {owner ? (
+        <form class="stack" onSubmit={check}>
+          <label>
+            {words ? `${words.name} account key (${words.forms})` : 'Extended public key (xpub)'}
+            <textarea
+              name="xpub"
+              rows={2}
+              spellcheck={false}
+              autocomplete="off"
+              aria-describedby={`${id}-err ${id}-hint`}
+            />
+          </label>
+          <span class="hint" id={`${id}-hint`}>
+            The account key {path} as your wallet exports it. Never paste a private key: it is refused.
+          </span>
+          <FieldError id={`${id}-err`} messages={errors.value} />
+          <div class="actions">
+            <button type="submit">{words ? `Show ${words.name} addresses` : 'Show addresses'}</button>
+          </div>
+        </form>
+      ) : null}
+      {preview.value ? (
+        <section class="preview" aria-label={words ? `${words.name} addresses to compare` : 'Addresses to compare'}>
+          <p>Check that your wallet shows these first three receive addresses before saving:</p>
+          <Addresses list={preview.value.addresses} />
+          {preview.value.depth !== 3 ? (
+            <Notice kind="error">
+              This key is at depth {preview.value.depth}; wallets export the account key {preview.value.path} at depth
+              3.
+            </Notice>
+          ) : null}
+          <button type="button" class="primary" onClick={save}>
+            {words ? `They match: save the ${words.name} key` : 'They match: save the key'}
+          </button>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+/** The live merchant's account keys: EVM, then each Bitcoin-family chain. */
+function KeysSection({
   merchantId,
   s,
   owner,
@@ -53,76 +183,30 @@ function XpubSection({
   owner: boolean;
   onSaved: () => void;
 }) {
-  const preview = useSignal<{ xpub: string; addresses: Derived[] } | null>(null);
-  const errors = useSignal<string[] | undefined>(undefined);
-  const saved = useSignal('');
   if (s.mode === 'test') return <p>Test merchants are paid on the sandbox chain and use no extended public key.</p>;
-  const check = async (e: Event) => {
-    e.preventDefault();
-    errors.value = undefined;
-    saved.value = '';
-    const xpub = String(new FormData(e.currentTarget as HTMLFormElement).get('xpub') ?? '');
-    try {
-      preview.value = await api(m(merchantId, '/xpub/preview'), { body: { xpub } });
-    } catch (x) {
-      preview.value = null;
-      errors.value = x instanceof ApiError ? (x.fields.xpub ?? [x.message]) : [String(x)];
-    }
-  };
-  const save = async () => {
-    if (!preview.value) return;
-    try {
-      await api(m(merchantId, '/xpub'), { method: 'PUT', body: { xpub: preview.value.xpub } });
-      saved.value = 'Extended public key saved';
-      preview.value = null;
-      onSaved();
-    } catch (x) {
-      errors.value = [x instanceof ApiError ? x.message : String(x)];
-    }
-  };
   return (
     <>
-      {s.xpub ? (
-        <>
-          <p>
-            Registered: <span class="mono wrap">{s.xpub.xpub}</span> (next payment uses child 0/{s.xpub.next_index})
-          </p>
-          <Addresses list={s.xpub.addresses} />
-        </>
-      ) : (
-        <p>No extended public key registered: live EVM payments cannot be created yet.</p>
-      )}
-      {saved.value ? <Notice kind="ok">{saved.value}</Notice> : null}
-      {owner ? (
-        <form class="stack" onSubmit={check}>
-          <label>
-            Extended public key (xpub)
-            <textarea
-              name="xpub"
-              rows={2}
-              spellcheck={false}
-              autocomplete="off"
-              aria-describedby="xpub-err xpub-hint"
-            />
-          </label>
-          <span class="hint" id="xpub-hint">
-            The account key m/44'/60'/0' as your wallet exports it. Never paste a private key (xprv): it is refused.
-          </span>
-          <FieldError id="xpub-err" messages={errors.value} />
-          <div class="actions">
-            <button type="submit">Show addresses</button>
-          </div>
-        </form>
-      ) : null}
-      {preview.value ? (
-        <section class="preview" aria-label="Addresses to compare">
-          <p>Check that your wallet shows these first three receive addresses before saving:</p>
-          <Addresses list={preview.value.addresses} />
-          <button type="button" class="primary" onClick={save}>
-            They match: save the key
-          </button>
+      <KeySection
+        merchantId={merchantId}
+        chain="evm"
+        registered={s.xpub}
+        path="m/44'/60'/0'"
+        owner={owner}
+        onSaved={onSaved}
+      />
+      {s.utxo_keys.map((k) => (
+        <section key={k.chain} aria-labelledby={`key-${k.chain}-h`}>
+          <h3 id={`key-${k.chain}-h`}>{CHAIN_WORDS[k.chain].name}</h3>
+          <KeySection
+            merchantId={merchantId}
+            chain={k.chain}
+            registered={k.xpub ? { xpub: k.xpub, addresses: k.addresses, next_index: k.next_index } : null}
+            path={k.path}
+            owner={owner}
+            onSaved={onSaved}
+          />
         </section>
-      ) : null}
+      ))}
     </>
   );
 }
@@ -302,6 +386,92 @@ function PayoutSection({
   );
 }
 
+interface NewStore {
+  merchant_id: string;
+  name: string;
+  mode: 'test' | 'live';
+  secret_key: string;
+  public_key: string;
+  webhook_secret: string;
+}
+
+/**
+ * Another store (merchant), as `admin merchant create` makes it, owned by the signed-in owner: its keys and webhook
+ * secret are shown once, then it is in the Merchant switcher.
+ */
+function NewStoreSection() {
+  const made = useSignal<NewStore | null>(null);
+  const errors = useSignal<Record<string, string[]>>({});
+  const failure = useSignal('');
+  const create = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const f = new FormData(form);
+    errors.value = {};
+    failure.value = '';
+    try {
+      made.value = await api<NewStore>('/merchants', {
+        body: { name: String(f.get('name') ?? ''), mode: String(f.get('mode') ?? '') },
+      });
+      form.reset();
+      await loadMe();
+    } catch (x) {
+      if (x instanceof ApiError) errors.value = x.fields;
+      failure.value = x instanceof ApiError ? x.message : String(x);
+    }
+  };
+  const n = made.value;
+  return (
+    <section aria-labelledby="store-h">
+      <h2 id="store-h">Another store</h2>
+      {n ? (
+        <section class="secret" aria-label="New store keys">
+          <p>
+            {n.name} ({n.mode}) is made, and you own it: <span class="mono">{n.merchant_id}</span>. Save these now, they
+            are shown once.
+          </p>
+          <dl>
+            <dt>Secret key</dt>
+            <dd class="mono wrap" data-field="secret_key">
+              {n.secret_key}
+            </dd>
+            <dt>Public key</dt>
+            <dd class="mono wrap" data-field="public_key">
+              {n.public_key}
+            </dd>
+            <dt>Webhook secret</dt>
+            <dd class="mono wrap" data-field="webhook_secret">
+              {n.webhook_secret}
+            </dd>
+          </dl>
+          <button type="button" class="primary" onClick={() => (made.value = null)}>
+            Done, I saved them
+          </button>
+        </section>
+      ) : (
+        <form class="stack" aria-label="Create another store" onSubmit={create}>
+          {failure.value ? <Notice kind="error">{failure.value}</Notice> : null}
+          <label>
+            Store name
+            <input name="name" required maxLength={200} aria-describedby="store-name-err" />
+          </label>
+          <FieldError id="store-name-err" messages={errors.value.name} />
+          <label>
+            Mode
+            <select name="mode">
+              <option value="test">Test (sandbox chain)</option>
+              <option value="live">Live (real funds)</option>
+            </select>
+          </label>
+          <div class="actions">
+            <button type="submit">Create store</button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
 /**
  * Shop name, the drop-in's allowed origins, the xpub and payout address (live merchants), and the live networks'
  * health.
@@ -384,7 +554,7 @@ export function SettingsPage({ merchantId }: { merchantId: string }) {
           </section>
           <section aria-labelledby="xpub-h">
             <h2 id="xpub-h">Receiving addresses</h2>
-            <XpubSection merchantId={merchantId} s={s} owner={owner} onSaved={settings.reload} />
+            <KeysSection merchantId={merchantId} s={s} owner={owner} onSaved={settings.reload} />
           </section>
           <section aria-labelledby="xmr-h">
             <h2 id="xmr-h">Monero (view key)</h2>
@@ -396,6 +566,7 @@ export function SettingsPage({ merchantId }: { merchantId: string }) {
           </section>
         </>
       ) : null}
+      {owner ? <NewStoreSection /> : null}
       <section aria-labelledby="networks-h">
         <h2 id="networks-h">Live networks</h2>
         {networks.data.value?.length === 0 ? <p>No live network is configured (CHAINS_CONFIG).</p> : null}

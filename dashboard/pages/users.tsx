@@ -3,6 +3,7 @@ import { ApiError, api, m } from '../api.js';
 import { when } from '../format.js';
 import { membership } from '../session.js';
 import { ConfirmButton } from '../ui/confirm.js';
+import { DataTable } from '../ui/data-table.js';
 import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { SecretOnce } from '../ui/secret-once.js';
@@ -88,6 +89,7 @@ function ChangePassword() {
 export function UsersPage({ merchantId }: { merchantId: string }) {
   const owner = membership(merchantId)?.role === 'owner';
   const users = useLoad(() => api<Member[]>(m(merchantId, '/users')), [merchantId]);
+  const owners = users.data.value?.filter((u) => u.role === 'owner').length ?? 0;
   const note = useSignal<Note>(null);
   const link = useSignal<string | null>(null);
   const fields = useSignal<Record<string, string[]>>({});
@@ -158,62 +160,66 @@ export function UsersPage({ merchantId }: { merchantId: string }) {
       ) : null}
       {users.error.value ? <Notice kind="error">{users.error.value}</Notice> : null}
       {users.data.value ? (
-        <div class="table-wrap">
-          <table>
-            <caption class="sr-only">Users of this merchant</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Last sign-in</th>
-                {owner ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.value.map((u) => (
-                <tr key={u.user_id} data-user={u.email}>
-                  <td>
-                    {u.email}
-                    {u.you ? ' (you)' : ''}
-                    {u.password_set ? '' : ' (invited, no password yet)'}
+        <DataTable caption="Users of this merchant">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Last sign-in</th>
+              {owner ? <th scope="col">Actions</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {users.data.value.map((u) => (
+              <tr key={u.user_id} data-user={u.email}>
+                <td>
+                  {u.email}
+                  {u.you ? ' (you)' : ''}
+                  {u.password_set ? '' : ' (invited, no password yet)'}
+                </td>
+                <td data-field="role">{u.role}</td>
+                <td>{u.last_sign_in_at ? when(u.last_sign_in_at) : 'never'}</td>
+                {owner ? (
+                  <td class="actions">
+                    {/* The only owner can be neither demoted nor removed (the API answers 409): nothing to offer. */}
+                    {u.role === 'owner' && owners === 1 ? (
+                      <span class="muted">The only owner: make someone else an owner first</span>
+                    ) : (
+                      <>
+                        <button
+                          type="button"
+                          onClick={() =>
+                            act(
+                              () =>
+                                api(m(merchantId, `/users/${u.user_id}`), {
+                                  method: 'PATCH',
+                                  body: { role: u.role === 'owner' ? 'viewer' : 'owner' },
+                                }),
+                              'Role changed',
+                            )
+                          }
+                        >
+                          {u.role === 'owner' ? `Make ${u.email} a viewer` : `Make ${u.email} an owner`}
+                        </button>
+                        <ConfirmButton
+                          label={`Remove ${u.email}`}
+                          title={`Remove ${u.email}?`}
+                          confirmLabel="Remove"
+                          danger
+                          onConfirm={() =>
+                            act(() => api(m(merchantId, `/users/${u.user_id}`), { method: 'DELETE' }), 'User removed')
+                          }
+                        >
+                          <p>They lose access to this merchant at once; their other merchants stay.</p>
+                        </ConfirmButton>
+                      </>
+                    )}
                   </td>
-                  <td data-field="role">{u.role}</td>
-                  <td>{u.last_sign_in_at ? when(u.last_sign_in_at) : 'never'}</td>
-                  {owner ? (
-                    <td class="actions">
-                      <button
-                        type="button"
-                        onClick={() =>
-                          act(
-                            () =>
-                              api(m(merchantId, `/users/${u.user_id}`), {
-                                method: 'PATCH',
-                                body: { role: u.role === 'owner' ? 'viewer' : 'owner' },
-                              }),
-                            'Role changed',
-                          )
-                        }
-                      >
-                        {u.role === 'owner' ? `Make ${u.email} a viewer` : `Make ${u.email} an owner`}
-                      </button>
-                      <ConfirmButton
-                        label={`Remove ${u.email}`}
-                        title={`Remove ${u.email}?`}
-                        confirmLabel="Remove"
-                        danger
-                        onConfirm={() =>
-                          act(() => api(m(merchantId, `/users/${u.user_id}`), { method: 'DELETE' }), 'User removed')
-                        }
-                      >
-                        <p>They lose access to this merchant at once; their other merchants stay.</p>
-                      </ConfirmButton>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </DataTable>
       ) : null}
       <ChangePassword />
       <TwoFactorSection />

@@ -48,6 +48,12 @@ export function Expired({ state }: { state: CheckoutState }) {
       <button type="button" class="primary" disabled={state.busy.value} onClick={() => state.retry()}>
         {t('retry')}
       </button>
+      {/* Where the customer may choose (a picker was offered), starting again may be in another asset too. */}
+      {state.currencies.value && (
+        <button type="button" class="link" disabled={state.busy.value} onClick={() => state.openPicker()}>
+          {t('otherCurrency')}
+        </button>
+      )}
     </section>
   );
 }
