@@ -28,6 +28,7 @@ import { backfillBalanceTotals } from '../core/payments/balance-totals.js';
 import { PaymentChanges } from '../core/payments/changes.js';
 import { startExpirySweeper } from '../core/payments/expiry.js';
 import { startIdempotencyPurge } from '../core/payments/idempotency.js';
+import { fiatCodes } from '../core/money/fiat.js';
 import { createCoinGeckoRates } from '../core/pricing/coingecko.js';
 import { createFixedRates } from '../core/pricing/fixed-rates.js';
 import { migrate, openStore, type Store } from '../core/store/db.js';
@@ -144,6 +145,8 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     refreshMs: config.RATES_REFRESH_SECONDS * 1000,
     staleAfterMs: config.RATES_STALE_SECONDS * 1000,
     cgIds: [...new Set(catalog.list().map((a) => a.cgId))],
+    // Any listed currency may price the next payment, and one request carries them all.
+    vsCurrencies: fiatCodes,
   });
 
   const metrics = createMetrics({ store, clock, changes, watchers, sweepers });
