@@ -6,6 +6,7 @@ import { getMoneroKey } from '../../core/addresses/monero-keys.js';
 import { getXpub } from '../../core/addresses/xpubs.js';
 import { getPayout } from '../../core/forwarders/payouts.js';
 import { allowedOrigins } from '../../core/merchants/merchants.js';
+import { fiatCodes } from '../../core/money/fiat.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { forwarderNetworks } from '../forwarder-networks.js';
 
@@ -33,6 +34,9 @@ export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
       name: m.name,
       mode: m.mode,
       allowed_origins: allowedOrigins(m),
+      default_currency: m.default_currency,
+      // The list the settings form offers (core/money/fiat.ts).
+      price_currencies: fiatCodes,
       xpub: key
         ? { family: 'evm', xpub: key.xpub, addresses: firstAddresses(key.xpub), next_index: key.nextIndex }
         : null,
