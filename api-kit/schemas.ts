@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type FiatCode, fiatCodes } from '../core/money/fiat.js';
 import { MAX_PRICE_USD } from '../core/pricing/amounts.js';
 
 /**
@@ -56,8 +57,12 @@ export const customerNameSchema = z.string().max(200);
 export const orderIdSchema = z.string().max(200);
 export const orderDescriptionSchema = z.string().max(2000);
 
-/** Display currencies: prices are in USD (spec 4.9 "USD in usage"); anything else is refused, not converted. */
-export const displayCurrencySchema = z
-  .string({ error: 'Must be a string' })
-  .regex(/^usd$/i, 'Only USD is supported as the display currency')
-  .transform((v) => v.toUpperCase());
+/**
+ * A price currency (core/money/fiat.ts): an ISO 4217 code in upper or lower case ("EUR", "eur"), given as the
+ * enum of both spellings so the OpenAPI document lists exactly what the service takes. Output: upper case.
+ */
+export const priceCurrencySchema = z
+  .enum([...fiatCodes, ...fiatCodes.map((c) => c.toLowerCase())], {
+    error: `Must be a supported currency code (ISO 4217) such as USD, EUR or JPY: ${fiatCodes.join(', ')}`,
+  })
+  .transform((v) => v.toUpperCase() as FiatCode);

@@ -46,7 +46,7 @@ export interface paths {
         put?: never;
         /**
          * Create a direct payment
-         * @description `amount` is USD (rounded half-up to cents, at most 10,000,000); below the asset's minimum is 422 on `amount`. With `Idempotency-Key` the first response is replayed for 24 h (header `Idempotent-Replayed: true`); another body with the same key is 422, a request while the first runs is 409.
+         * @description `amount` is in `price_currency` (default: the merchant's default currency, USD unless set in the dashboard), rounded half-up to the currency's minor units (cents; JPY, KRW, CLP and VND none; BHD and KWD three), at most 10,000,000 of it and, in another currency than USD, worth at most 10,000,000 USD. Below the asset's minimum is 422 on `amount`; an unlisted `price_currency` is 422 on `price_currency`. With `Idempotency-Key` the first response is replayed for 24 h (header `Idempotent-Replayed: true`); another body with the same key is 422, a request while the first runs is 409.
          */
         post: operations["createPayment"];
         delete?: never;
@@ -74,7 +74,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link (hosted checkout)
-         * @description `amount` is USD (rounded half-up to cents, at most 10,000,000); below the asset's minimum is 422 on `amount`. With `Idempotency-Key` the first response is replayed for 24 h (header `Idempotent-Replayed: true`); another body with the same key is 422, a request while the first runs is 409.
+         * @description `amount` is in `price_currency` (default: the merchant's default currency, USD unless set in the dashboard), rounded half-up to the currency's minor units (cents; JPY, KRW, CLP and VND none; BHD and KWD three), at most 10,000,000 of it and, in another currency than USD, worth at most 10,000,000 USD. Below the asset's minimum is 422 on `amount`; an unlisted `price_currency` is 422 on `price_currency`. With `Idempotency-Key` the first response is replayed for 24 h (header `Idempotent-Replayed: true`); another body with the same key is 422, a request while the first runs is 409.
          */
         post: operations["createPaymentLink"];
         delete?: never;
@@ -152,7 +152,7 @@ export interface paths {
         };
         /**
          * Minimum payable amount of an asset
-         * @description The asset's USD minimum at the current rate, and never less than 10 typical network fees.
+         * @description The asset's USD minimum at the current rate, and never less than 10 typical network fees. `fiat_equivalent` (default usd; any currency POST /payments takes as `price_currency`) is the currency its worth is given in, rounded half-up to that currency's minor units.
          */
         get: operations["minimumAmount"];
         put?: never;
@@ -179,8 +179,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Estimate the crypto amount of a USD price
-         * @description `amount` is USD text (greater than 0, at most 10,000,000, rounded half-up to cents), priced by the same rule as POST /payments. `rate` is the USD price of one unit; `fee` the typical network fee the sender pays on top.
+         * Estimate the crypto amount of a price
+         * @description `amount` is text in `currency_from` (default: the merchant's default currency, USD unless set; greater than 0, at most 10,000,000, rounded half-up to the currency's minor units), priced by the same rule as POST /payments. `rate` is the price of one unit in that currency; `fee` the typical network fee the sender pays on top.
          */
         get: operations["estimate"];
         put?: never;
@@ -565,7 +565,11 @@ export interface components {
              * @example 0.00153847
              */
             price_amount: number;
-            price_currency: string;
+            /**
+             * @description ISO 4217 code of the price
+             * @enum {string}
+             */
+            price_currency: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR";
             /**
              * @description Exact amount: a JSON number with its exact digits; display as returned
              * @example 0.00153847
@@ -644,7 +648,11 @@ export interface components {
                  * @example 0.00153847
                  */
                 price_amount: number;
-                price_currency: string;
+                /**
+                 * @description ISO 4217 code of the price
+                 * @enum {string}
+                 */
+                price_currency: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR";
                 /**
                  * @description Exact amount: a JSON number with its exact digits; display as returned
                  * @example 0.00153847
@@ -711,7 +719,11 @@ export interface components {
                  * @example 0.00153847
                  */
                 price_amount: number;
-                price_currency: string;
+                /**
+                 * @description ISO 4217 code of the price
+                 * @enum {string}
+                 */
+                price_currency: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR";
                 /**
                  * @description Exact amount: a JSON number with its exact digits; display as returned
                  * @example 0.00153847
@@ -843,7 +855,11 @@ export interface components {
                  * @example 0.00153847
                  */
                 price_amount: number;
-                price_currency: string;
+                /**
+                 * @description ISO 4217 code of the price
+                 * @enum {string}
+                 */
+                price_currency: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR";
                 /**
                  * @description Exact amount: a JSON number with its exact digits; display as returned
                  * @example 0.00153847
@@ -907,6 +923,8 @@ export interface components {
         };
         CreatePaymentRequest: {
             amount: number;
+            /** @enum {string} */
+            price_currency?: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR" | "usd" | "aed" | "ars" | "aud" | "bdt" | "bhd" | "bmd" | "brl" | "cad" | "chf" | "clp" | "cny" | "czk" | "dkk" | "eur" | "gbp" | "gel" | "hkd" | "huf" | "idr" | "ils" | "inr" | "jpy" | "krw" | "kwd" | "lkr" | "mmk" | "mxn" | "myr" | "ngn" | "nok" | "nzd" | "php" | "pkr" | "pln" | "rub" | "sar" | "sek" | "sgd" | "thb" | "try" | "twd" | "uah" | "vnd" | "zar";
             currency: string;
             /** Format: email */
             email: string;
@@ -958,7 +976,8 @@ export interface components {
             data: {
                 currency_from: string;
                 currency_to: string;
-                fiat_equivalent: string;
+                /** @enum {string} */
+                fiat_equivalent: "usd" | "aed" | "ars" | "aud" | "bdt" | "bhd" | "bmd" | "brl" | "cad" | "chf" | "clp" | "cny" | "czk" | "dkk" | "eur" | "gbp" | "gel" | "hkd" | "huf" | "idr" | "ils" | "inr" | "jpy" | "krw" | "kwd" | "lkr" | "mmk" | "mxn" | "myr" | "ngn" | "nok" | "nzd" | "php" | "pkr" | "pln" | "rub" | "sar" | "sek" | "sgd" | "thb" | "try" | "twd" | "uah" | "vnd" | "zar";
                 is_fixed_rate: boolean;
                 is_fee_paid_by_user: boolean;
                 /**
@@ -995,8 +1014,8 @@ export interface components {
                  * @example 0.00153847
                  */
                 amount: number;
-                /** @constant */
-                currency_from: "usd";
+                /** @enum {string} */
+                currency_from: "usd" | "aed" | "ars" | "aud" | "bdt" | "bhd" | "bmd" | "brl" | "cad" | "chf" | "clp" | "cny" | "czk" | "dkk" | "eur" | "gbp" | "gel" | "hkd" | "huf" | "idr" | "ils" | "inr" | "jpy" | "krw" | "kwd" | "lkr" | "mmk" | "mxn" | "myr" | "ngn" | "nok" | "nzd" | "php" | "pkr" | "pln" | "rub" | "sar" | "sek" | "sgd" | "thb" | "try" | "twd" | "uah" | "vnd" | "zar";
                 currency_to: string;
                 /**
                  * @description Exact amount: a JSON number with its exact digits; display as returned
@@ -1014,8 +1033,8 @@ export interface components {
                  */
                 fee: number;
                 raw: {
-                    /** @constant */
-                    currency_from: "usd";
+                    /** @enum {string} */
+                    currency_from: "usd" | "aed" | "ars" | "aud" | "bdt" | "bhd" | "bmd" | "brl" | "cad" | "chf" | "clp" | "cny" | "czk" | "dkk" | "eur" | "gbp" | "gel" | "hkd" | "huf" | "idr" | "ils" | "inr" | "jpy" | "krw" | "kwd" | "lkr" | "mmk" | "mxn" | "myr" | "ngn" | "nok" | "nzd" | "php" | "pkr" | "pln" | "rub" | "sar" | "sek" | "sgd" | "thb" | "try" | "twd" | "uah" | "vnd" | "zar";
                     /**
                      * @description Exact amount: a JSON number with its exact digits; display as returned
                      * @example 0.00153847
@@ -1808,7 +1827,7 @@ export interface operations {
             query: {
                 currency_from: string;
                 currency_to: string;
-                fiat_equivalent?: string;
+                fiat_equivalent?: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR" | "usd" | "aed" | "ars" | "aud" | "bdt" | "bhd" | "bmd" | "brl" | "cad" | "chf" | "clp" | "cny" | "czk" | "dkk" | "eur" | "gbp" | "gel" | "hkd" | "huf" | "idr" | "ils" | "inr" | "jpy" | "krw" | "kwd" | "lkr" | "mmk" | "mxn" | "myr" | "ngn" | "nok" | "nzd" | "php" | "pkr" | "pln" | "rub" | "sar" | "sek" | "sgd" | "thb" | "try" | "twd" | "uah" | "vnd" | "zar";
                 is_fixed_rate?: "0" | "1" | "true" | "false";
                 is_fee_paid_by_user?: "0" | "1" | "true" | "false";
             };
@@ -1863,7 +1882,7 @@ export interface operations {
             query: {
                 currency_from: string;
                 currency_to: string;
-                fiat_equivalent?: string;
+                fiat_equivalent?: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR" | "usd" | "aed" | "ars" | "aud" | "bdt" | "bhd" | "bmd" | "brl" | "cad" | "chf" | "clp" | "cny" | "czk" | "dkk" | "eur" | "gbp" | "gel" | "hkd" | "huf" | "idr" | "ils" | "inr" | "jpy" | "krw" | "kwd" | "lkr" | "mmk" | "mxn" | "myr" | "ngn" | "nok" | "nzd" | "php" | "pkr" | "pln" | "rub" | "sar" | "sek" | "sgd" | "thb" | "try" | "twd" | "uah" | "vnd" | "zar";
                 is_fixed_rate?: "0" | "1" | "true" | "false";
                 is_fee_paid_by_user?: "0" | "1" | "true" | "false";
             };
@@ -1935,6 +1954,7 @@ export interface operations {
             query: {
                 amount: string;
                 currency: string;
+                currency_from?: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR" | "usd" | "aed" | "ars" | "aud" | "bdt" | "bhd" | "bmd" | "brl" | "cad" | "chf" | "clp" | "cny" | "czk" | "dkk" | "eur" | "gbp" | "gel" | "hkd" | "huf" | "idr" | "ils" | "inr" | "jpy" | "krw" | "kwd" | "lkr" | "mmk" | "mxn" | "myr" | "ngn" | "nok" | "nzd" | "php" | "pkr" | "pln" | "rub" | "sar" | "sek" | "sgd" | "thb" | "try" | "twd" | "uah" | "vnd" | "zar";
             };
             header?: never;
             path?: never;
@@ -1987,6 +2007,7 @@ export interface operations {
             query: {
                 amount: string;
                 currency: string;
+                currency_from?: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR" | "usd" | "aed" | "ars" | "aud" | "bdt" | "bhd" | "bmd" | "brl" | "cad" | "chf" | "clp" | "cny" | "czk" | "dkk" | "eur" | "gbp" | "gel" | "hkd" | "huf" | "idr" | "ils" | "inr" | "jpy" | "krw" | "kwd" | "lkr" | "mmk" | "mxn" | "myr" | "ngn" | "nok" | "nzd" | "php" | "pkr" | "pln" | "rub" | "sar" | "sek" | "sgd" | "thb" | "try" | "twd" | "uah" | "vnd" | "zar";
             };
             header?: never;
             path?: never;

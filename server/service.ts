@@ -24,6 +24,7 @@ import { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { KeyCache } from '../core/merchants/key-cache.js';
 import { KeyUsage } from '../core/merchants/key-usage.js';
+import { fiatCodes } from '../core/money/fiat.js';
 import { backfillBalanceTotals } from '../core/payments/balance-totals.js';
 import { PaymentChanges } from '../core/payments/changes.js';
 import { startExpirySweeper } from '../core/payments/expiry.js';
@@ -153,6 +154,8 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     refreshMs: config.RATES_REFRESH_SECONDS * 1000,
     staleAfterMs: config.RATES_STALE_SECONDS * 1000,
     cgIds: [...new Set(catalog.list().map((a) => a.cgId))],
+    // Any listed currency may price the next payment, and one request carries them all.
+    vsCurrencies: fiatCodes,
   });
 
   const metrics = createMetrics({ store, clock, changes, watchers, sweepers, rates: liveRates });

@@ -23,8 +23,9 @@ export interface PickerCurrency {
   icon?: string;
   /** The icon's address, when it is not inline. */
   icon_url?: string;
-  /** Only when not payable: the minimum the price does not reach. */
+  /** Only when not payable: the minimum the price does not reach, in USD and in the price's currency. */
   min_usd?: string;
+  min_price?: string;
   payable: boolean;
 }
 

@@ -120,7 +120,7 @@ function start(
   const lang = loadLocale(api.base, pickLocale(o.locale, navigator.languages ?? [navigator.language]));
   // A throwaway price while the request flies, in a task of its own after the loading screen: the page's first
   // formatter is the slow one (format.ts), and the header's price is drawn with the QR.
-  setTimeout(() => price('0', 'USD', locale.value));
+  setTimeout(() => price('0', o.currency ?? 'USD', locale.value));
   void state.start(async () => {
     await lang;
     return created;

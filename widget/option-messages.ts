@@ -6,7 +6,7 @@ const WORDS: Record<OptionProblem, string> = {
   secret: 'publicKey must be your public dk_ key: secret keys (sk_) must never reach a browser; rotate it now',
   prefix: 'publicKey must start with dk_',
   amount: 'amount must be a positive number',
-  currency: 'currency must be "USD"',
+  currency: 'currency must be a currency code such as "EUR"',
   crypto: 'cryptoCurrency must be an asset ticker such as "BTC"',
   customer: 'customer.email is required',
   email: 'customer.email must be an e-mail address',

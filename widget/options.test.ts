@@ -26,14 +26,14 @@ describe('open() options', () => {
     const problems = optionProblems({
       publicKey: 'sk_live_x',
       amount: '25',
-      currency: 'EUR',
+      currency: 'EURO',
       customer: {},
       onClose: 'no',
     });
     expect(problems).toEqual([
       'publicKey must be your public dk_ key: secret keys (sk_) must never reach a browser; rotate it now',
       'amount must be a positive number',
-      'currency must be "USD"',
+      'currency must be a currency code such as "EUR"',
       'customer.email must be an e-mail address',
       'onClose must be a function',
     ]);

@@ -41,7 +41,8 @@ export function optionProblemCodes(o: unknown): OptionProblem[] {
   else if (key.startsWith('sk_')) out.push('secret');
   else if (!key.startsWith('dk_')) out.push('prefix');
   if (!(typeof x.amount === 'number' && x.amount > 0 && Number.isFinite(x.amount))) out.push('amount');
-  if (badString(x.currency, /^usd$/i)) out.push('currency');
+  // The shape only: the service knows the list (core/money/fiat.ts) and answers 422 on `currency` for the rest.
+  if (badString(x.currency, /^[A-Za-z]{3}$/)) out.push('currency');
   if (badString(x.cryptoCurrency, /^[A-Za-z0-9]{1,20}$/)) out.push('crypto');
   const c = x.customer as Record<string, unknown> | undefined;
   if (typeof c !== 'object' || c === null) out.push('customer');

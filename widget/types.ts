@@ -7,9 +7,9 @@
 export interface CheckoutOptions {
   /** Public drop-in key, `dk_test_...` or `dk_live_...`. Never a secret `sk_` key. */
   publicKey: string;
-  /** Price in the display currency (USD). */
+  /** Price in `currency`, rounded half-up by the service to that currency's minor units (JPY none, EUR 2). */
   amount: number;
-  /** Display currency. @default 'USD' */
+  /** The price's currency, an ISO 4217 code the service prices in (EUR, GBP, JPY, ...). @default the merchant's default currency, USD unless set */
   currency?: string;
   /** Asset ticker such as `BTC` or `USDTERC20`; omitted, the customer picks one in the popup. */
   cryptoCurrency?: string;

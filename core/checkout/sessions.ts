@@ -4,6 +4,7 @@ import type { CoreDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { newId, secretToken } from '../ids.js';
 import type { Merchant } from '../merchants/merchants.js';
+import { type FiatCode, fiatCode } from '../money/fiat.js';
 import { expireAbandoned } from '../payments/abandon.js';
 import { stateChanges } from '../payments/changes.js';
 import { createPayment, type NewPayment } from '../payments/create-payment.js';
@@ -28,7 +29,7 @@ export function hashSessionToken(token: string): string {
 
 export interface NewSession {
   priceAmount: string;
-  priceCurrency: string;
+  priceCurrency: FiatCode;
   email: string;
   name: string | null;
   reference: string | null;
@@ -77,6 +78,7 @@ export async function openSession(
     {
       ...s.payment,
       priceAmount: s.priceAmount,
+      priceCurrency: s.priceCurrency,
       email: s.email,
       name: s.name ?? undefined,
       orderId: s.reference ?? undefined,
@@ -176,6 +178,8 @@ export async function createSessionPayment(
     {
       kind: 'direct',
       priceAmount: session.price_amount,
+      // Sessions before 0019 were all USD, and store it so.
+      priceCurrency: fiatCode(session.price_currency) ?? 'USD',
       currency,
       email: session.customer_email,
       name: session.customer_name ?? undefined,

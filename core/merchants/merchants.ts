@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import type { FiatCode } from '../money/fiat.js';
 import type { Database, MerchantTable } from '../store/schema.js';
 import { inTransaction } from '../store/transaction.js';
 import type { KeyCache } from './key-cache.js';
@@ -348,6 +349,8 @@ export async function updateMerchant(
     webhookEnabled?: boolean;
     webhookSecret?: string;
     active?: boolean;
+    /** The price currency when a request names none (core/money/fiat.ts). */
+    defaultCurrency?: FiatCode;
   },
   cache?: KeyCache,
 ): Promise<void> {
@@ -360,6 +363,7 @@ export async function updateMerchant(
       ...(patch.webhookEnabled !== undefined ? { webhook_enabled: patch.webhookEnabled ? 1 : 0 } : {}),
       ...(patch.webhookSecret !== undefined ? { webhook_secret: patch.webhookSecret } : {}),
       ...(patch.active !== undefined ? { active: patch.active ? 1 : 0 } : {}),
+      ...(patch.defaultCurrency !== undefined ? { default_currency: patch.defaultCurrency } : {}),
       updated_at: clock.now(),
     })
     .where('id', '=', merchantId)

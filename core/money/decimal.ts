@@ -91,10 +91,28 @@ export const MAX_SIGNIFICANT_DIGITS = 15;
  * Returns base units of an asset with `decimals` decimals (precision <= decimals).
  */
 export function usdToAssetUnits(cents: bigint, usdRate: string, decimals: number, precision = decimals): bigint {
-  const rate = parseDecimal(usdRate);
-  if (!rate || rate.int === 0n) throw new RangeError(`bad rate ${usdRate}`);
-  // amount = cents / 100 / (rate.int / 10^rate.scale); scaled to `dp` decimals and rounded up.
-  const at = (dp: number) => divCeil(cents * 10n ** BigInt(rate.scale + dp), 100n * rate.int);
+  return priceToAssetUnits(cents, 2, usdRate, decimals, precision);
+}
+
+/**
+ * The same rule for a price in any currency: `minor` units of a currency with `minorDigits` decimals (yen 0,
+ * cents 2, fils 3) at `rate` (that currency's price of one whole unit of the asset), rounded UP to the asset's
+ * precision and 15 significant digits. USD is the case minorDigits = 2.
+ *
+ * @example priceToAssetUnits(1000n, 0, '9750000', 8) // 1000 JPY at 9,750,000 JPY/BTC = 10257n sat (rounded up)
+ */
+export function priceToAssetUnits(
+  minor: bigint,
+  minorDigits: number,
+  rate: string,
+  decimals: number,
+  precision = decimals,
+): bigint {
+  const r = parseDecimal(rate);
+  if (!r || r.int === 0n) throw new RangeError(`bad rate ${rate}`);
+  const unit = 10n ** BigInt(minorDigits);
+  // amount = minor / 10^minorDigits / (r.int / 10^r.scale); scaled to `dp` decimals and rounded up.
+  const at = (dp: number) => divCeil(minor * 10n ** BigInt(r.scale + dp), unit * r.int);
   let dp = Math.min(precision, decimals);
   let scaled = at(dp);
   const excess = scaled.toString().length - MAX_SIGNIFICANT_DIGITS;
@@ -107,11 +125,24 @@ export function usdToAssetUnits(cents: bigint, usdRate: string, decimals: number
 
 /** USD value (decimal text, 2 dp half-up) of base units at a rate. For balances and minimums shown in USD. */
 export function unitsToUsd(units: bigint, decimals: number, usdRate: string): string {
-  const rate = parseDecimal(usdRate);
-  if (!rate) throw new RangeError(`bad rate ${usdRate}`);
-  const num = units * rate.int; // scale: decimals + rate.scale
-  const scale = decimals + rate.scale;
-  return fromUnits(roundHalfUp(fromUnits(num, scale), 2) ?? 0n, 2);
+  return unitsToFiat(units, decimals, usdRate, 2);
+}
+
+/** Value of base units at a rate in any currency, as decimal text rounded half-up to its `minorDigits`. */
+export function unitsToFiat(units: bigint, decimals: number, rate: string, minorDigits: number): string {
+  const r = parseDecimal(rate);
+  if (!r) throw new RangeError(`bad rate ${rate}`);
+  const num = units * r.int; // scale: decimals + r.scale
+  const scale = decimals + r.scale;
+  return fromUnits(roundHalfUp(fromUnits(num, scale), minorDigits) ?? 0n, minorDigits);
+}
+
+/** Exact product of two non-negative decimal texts ("65000" x "0.92" = "59800"), canonical (no trailing zeros). */
+export function multiplyDecimal(a: string, b: string): string {
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  if (!x || !y) throw new RangeError(`bad decimal ${x ? b : a}`);
+  return fromUnits(x.int * y.int, x.scale + y.scale);
 }
 
 /**

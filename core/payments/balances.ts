@@ -1,5 +1,6 @@
 import type { CoreDeps } from '../deps.js';
-import { fromUnits, unitsToUsd } from '../money/decimal.js';
+import { fromUnits, unitsToFiat, unitsToUsd } from '../money/decimal.js';
+import { type FiatCode, minorUnits } from '../money/fiat.js';
 import { balanceTotals } from './balance-totals.js';
 
 export interface BalanceEntry {
@@ -8,6 +9,8 @@ export interface BalanceEntry {
   pendingAmount: string;
   usdAmount: string;
   pendingUsdAmount: string;
+  /** With `alsoIn`: the same two values in that currency (the dashboard's merchant currency). */
+  inCurrency?: { currency: FiatCode; amount: string; pendingAmount: string };
   updatedAt: number;
 }
 
@@ -21,6 +24,7 @@ export async function balances(
   deps: Pick<CoreDeps, 'db' | 'catalog' | 'rates'>,
   merchantId: string,
   mode: 'test' | 'live',
+  alsoIn?: FiatCode,
 ): Promise<BalanceEntry[]> {
   const out: BalanceEntry[] = [];
   for (const t of await balanceTotals(deps.db, merchantId)) {
@@ -32,7 +36,17 @@ export async function balances(
     } catch {
       rate = null; // a stale price must not hide balances; USD figures read 0 until prices return
     }
+    let inCurrency: BalanceEntry['inCurrency'];
+    if (alsoIn && alsoIn !== 'USD') {
+      const r = await deps.rates[mode].rate(asset, alsoIn).then(
+        (x) => x.rate,
+        () => null, // as for USD: a stale price reads 0, never hides the balance
+      );
+      const value = (units: bigint) => (r ? unitsToFiat(units, asset.decimals, r, minorUnits(alsoIn)) : '0');
+      inCurrency = { currency: alsoIn, amount: value(t.amountUnits), pendingAmount: value(t.pendingUnits) };
+    }
     out.push({
+      ...(inCurrency ? { inCurrency } : {}),
       currency: t.asset,
       amount: fromUnits(t.amountUnits, asset.decimals),
       pendingAmount: fromUnits(t.pendingUnits, asset.decimals),

@@ -4,8 +4,9 @@ import type { CoreDeps } from '../deps.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchants.js';
-import { fromUnits, usdToAssetUnits } from '../money/decimal.js';
-import { minimumAmount, priceCents } from '../pricing/amounts.js';
+import { usdToCents } from '../money/decimal.js';
+import { type FiatCode, fiatCode } from '../money/fiat.js';
+import { MAX_PRICE_USD, minimumAmount, priceMinor, priceText, priceToUnits, unitsValue } from '../pricing/amounts.js';
 import type { Database } from '../store/schema.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Payment } from './payment.js';
@@ -15,8 +16,10 @@ export interface NewPayment {
   /** Chosen by the caller when it must know the id before the payment exists (Idempotency-Key claims). */
   id?: string | undefined;
   kind: 'direct' | 'link';
-  /** USD price as exact decimal text (from the JSON number's own digits). */
+  /** The price as exact decimal text (from the JSON number's own digits), in `priceCurrency`. */
   priceAmount: string;
+  /** ISO 4217 code of the price. @default the merchant's default currency (merchantCurrency), USD unless set */
+  priceCurrency?: FiatCode | undefined;
   currency: string;
   email: string;
   name?: string | undefined;
@@ -44,6 +47,11 @@ export function payableAsset(deps: Pick<CoreDeps, 'catalog' | 'chains'>, mode: M
   return asset;
 }
 
+/** The currency a merchant prices in when a request names none: its setting, else USD. */
+export function merchantCurrency(merchant: Pick<Merchant, 'default_currency'>): FiatCode {
+  return fiatCode(merchant.default_currency) ?? 'USD';
+}
+
 /**
  * Prices and stores a new payment with its own address, in one transaction with `alsoInTransaction` (a drop-in
  * session pointing at it, say). Every check runs before anything is written, so a refused payment writes nothing.
@@ -57,15 +65,28 @@ export async function createPayment(
   alsoInTransaction?: (trx: Kysely<Database>, payment: Payment) => Promise<void>,
 ): Promise<Payment> {
   const asset = payableAsset(deps, merchant.mode, input.currency);
-  const cents = priceCents(input.priceAmount);
-  const { rate } = await deps.rates[merchant.mode].usdRate(asset);
-  const payUnits = usdToAssetUnits(cents, rate, asset.decimals);
-  const min = minimumAmount(asset, rate);
+  const currency = input.priceCurrency ?? merchantCurrency(merchant);
+  const minor = priceMinor(input.priceAmount, currency);
+  const rates = deps.rates[merchant.mode];
+  const usdRate = (await rates.usdRate(asset)).rate;
+  // The price's own currency prices it: one conversion, rounded up once, as for USD.
+  const rate = currency === 'USD' ? usdRate : (await rates.rate(asset, currency)).rate;
+  const payUnits = priceToUnits(asset, minor, currency, rate);
+  // The asset's minimum is set in USD (catalog) and shown in the price's currency.
+  const min = minimumAmount(asset, usdRate);
   if (payUnits < min.minUnits) {
+    const minText = currency === 'USD' ? min.minUsd : unitsValue(asset, min.minUnits, currency, rate);
     throw invalid(
       'amount',
-      `Amount ${fromUnits(cents, 2)} USD is below the minimum of ${min.minUsd} USD for ${asset.code} (GET /minimum-amount)`,
+      `Amount ${priceText(minor, currency)} ${currency} is below the minimum of ${minText} ${currency} for ${asset.code} (GET /minimum-amount)`,
     );
+  }
+  if (currency !== 'USD') {
+    // The typo guard USD prices have (MAX_PRICE_USD), applied to what this price is worth in USD.
+    const worth = unitsValue(asset, payUnits, 'USD', usdRate);
+    if ((usdToCents(worth) ?? 0n) > MAX_PRICE_USD * 100n) {
+      throw invalid('amount', `Amount must not be worth more than ${MAX_PRICE_USD} USD (it is ${worth} USD)`);
+    }
   }
 
   const now = deps.clock.now();
@@ -86,8 +107,8 @@ export async function createPayment(
       status: 'waiting',
       status_detail: 'none',
       sequence: 1,
-      price_amount: fromUnits(cents, 2),
-      price_currency: 'USD',
+      price_amount: priceText(minor, currency),
+      price_currency: currency,
       pay_currency: asset.code,
       network: asset.network,
       decimals: asset.decimals,

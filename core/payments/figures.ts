@@ -10,8 +10,9 @@ import { priceCentsSql } from './store.js';
  * asset, what it sold in USD, payments by status, and the daily volume of the last 30 days (UTC days).
  *
  * Received follows the balance rule (balance-totals.ts): the paid amount of payments that are finished or
- * partially paid. Sold is the USD price of finished payments: the price is exact USD (cents) as quoted, while a
- * partial payment has no exact USD figure, so it counts in its asset only.
+ * partially paid. Sold is the USD price of finished payments priced in USD: the price is exact USD (cents) as
+ * quoted, while a partial payment, or one priced in another currency, has no exact USD figure, so it counts in its
+ * asset only.
  */
 
 const DAY_MS = 86_400_000;
@@ -64,7 +65,10 @@ export async function merchantFigures(db: Kysely<Database>, merchantId: string, 
         sql<number | string>`count(*)`.as('n'),
         sql<number | string | null>`sum(${units.high})`.as('high'),
         sql<number | string | null>`sum(${units.low})`.as('low'),
-        sql<number | string | null>`sum(case when status = 'finished' then ${cents} else 0 end)`.as('cents'),
+        // Sold is a USD figure: a price in another currency (migration 0019) counts in its asset only.
+        sql<
+          number | string | null
+        >`sum(case when status = 'finished' and price_currency = 'USD' then ${cents} else 0 end)`.as('cents'),
       ])
       .where('merchant_id', '=', merchantId)
       .where('created_at', '>=', from)

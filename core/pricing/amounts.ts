@@ -1,6 +1,16 @@
 import type { Asset } from '../catalog/types.js';
 import { invalid } from '../errors.js';
-import { toUnits, unitsToUsd, usdToAssetUnits, usdToCents } from '../money/decimal.js';
+import {
+  fromUnits,
+  priceToAssetUnits,
+  roundHalfUp,
+  toUnits,
+  unitsToFiat,
+  unitsToUsd,
+  usdToAssetUnits,
+  usdToCents,
+} from '../money/decimal.js';
+import { type FiatCode, minorUnits } from '../money/fiat.js';
 import type { UsdRate } from './types.js';
 
 /** Largest price accepted, in USD: a guard against typos that would quote absurd amounts. */
@@ -17,6 +27,41 @@ export function priceCents(usdText: string): bigint {
   if (cents === null || cents <= 0n) throw invalid('amount', 'Amount must be at least 0.01 USD');
   if (cents > MAX_PRICE_USD * 100n) throw invalid('amount', `Amount must not exceed ${MAX_PRICE_USD} USD`);
   return cents;
+}
+
+/**
+ * A price in the minor units of `currency` (cents, yen, fils), by the rule USD has always followed: the exact
+ * decimal text rounded half-up to the currency's decimals (12.345 EUR is 12.35 EUR, 99.5 JPY is 100 JPY), at
+ * least one minor unit and at most MAX_PRICE_USD whole units of the currency (the bound the API schemas state; a
+ * price in another currency is also held to MAX_PRICE_USD of USD worth at creation, where its USD rate is at hand).
+ *
+ * @example priceMinor('1000', 'JPY') // 1000n
+ */
+export function priceMinor(text: string, currency: FiatCode): bigint {
+  if (currency === 'USD') return priceCents(text);
+  const digits = minorUnits(currency);
+  const minor = roundHalfUp(text, digits);
+  const smallest = fromUnits(1n, digits);
+  if (minor === null || minor <= 0n) throw invalid('amount', `Amount must be at least ${smallest} ${currency}`);
+  if (minor > MAX_PRICE_USD * 10n ** BigInt(digits)) {
+    throw invalid('amount', `Amount must not exceed ${MAX_PRICE_USD} ${currency}`);
+  }
+  return minor;
+}
+
+/** A price's canonical decimal text in its currency ("12.5" EUR, "1000" JPY), as stored and as the API prints it. */
+export function priceText(minor: bigint, currency: FiatCode): string {
+  return fromUnits(minor, minorUnits(currency));
+}
+
+/** The asset amount a price asks for at `rate` (the currency's price of one unit): pay_amount's one rule. */
+export function priceToUnits(asset: Asset, minor: bigint, currency: FiatCode, rate: string): bigint {
+  return priceToAssetUnits(minor, minorUnits(currency), rate, asset.decimals);
+}
+
+/** What base units of an asset are worth in `currency` at `rate`, rounded half-up to its minor units. */
+export function unitsValue(asset: Asset, units: bigint, currency: FiatCode, rate: string): string {
+  return unitsToFiat(units, asset.decimals, rate, minorUnits(currency));
 }
 
 /** A rate as the provider returns it, or just its decimal text. */
@@ -49,7 +94,8 @@ export function minimumAmount(asset: Asset, usdRate: RateInput): { minUnits: big
 }
 
 /**
- * The asset amount for a USD price (GET /estimate, spec 4.5), computed exactly as a payment's `pay_amount`
+ * The asset amount for a price (GET /estimate, spec 4.5; USD unless `currency` says otherwise, `usdRate` then being
+ * that currency's rate), computed exactly as a payment's `pay_amount`
  * would be: USD rounded half-up to cents, then rounded up to the asset's precision and 15 significant digits.
  * `feeUnits` is the typical network fee the sender pays on top, or null when the catalog has no usable figure.
  *
@@ -60,7 +106,8 @@ export function estimate(
   asset: Asset,
   usdRate: RateInput,
   usdAmountText: string,
+  currency: FiatCode = 'USD',
 ): { units: bigint; feeUnits: bigint | null } {
-  const cents = priceCents(usdAmountText.trim());
-  return { units: usdToAssetUnits(cents, rateText(usdRate), asset.decimals), feeUnits: networkFeeUnits(asset) };
+  const minor = priceMinor(usdAmountText.trim(), currency);
+  return { units: priceToUnits(asset, minor, currency, rateText(usdRate)), feeUnits: networkFeeUnits(asset) };
 }

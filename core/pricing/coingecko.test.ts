@@ -103,6 +103,19 @@ describe('CoinGecko rates: happy path', () => {
     expect((await rates.usdRate(asset('USDTBSC'))).rate).toBe('1.001');
   });
 
+  it('fetches every asked fiat currency in the same request and keeps each price apart (vsCurrencies)', async () => {
+    const source = await startSource();
+    source.reply = { status: 200, body: '{"bitcoin":{"usd":67187.33,"eur":61234.5,"jpy":10123456}}' };
+    const { rates } = setup(source.baseUrl, { vsCurrencies: ['USD', 'EUR', 'JPY', 'GBP'] });
+    await rates.refresh();
+    expect(source.seen[0]?.query.get('vs_currencies')).toBe('usd,eur,jpy,gbp');
+    expect((await rates.usdRate(asset('BTC'))).rate).toBe('67187.33');
+    expect((await rates.rate(asset('BTC'), 'EUR')).rate).toBe('61234.5');
+    expect((await rates.rate(asset('BTC'), 'JPY')).rate).toBe('10123456');
+    // A currency the source left out is refused, not guessed from another.
+    expect((await refusal(rates.rate(asset('BTC'), 'GBP'))).message).toMatch(/^Price for BTC in GBP is stale/);
+  });
+
   it('sends a demo key in x-cg-demo-api-key when asked, and no key header without a key', async () => {
     const source = await startSource();
     await setup(source.baseUrl, { apiKeyHeader: 'x-cg-demo-api-key' }).rates.refresh();

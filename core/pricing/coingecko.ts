@@ -4,7 +4,8 @@ import { type Clock, iso } from '../clock.js';
 import { AppError, err, ok, type Result, toError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { numberToDecimalText } from '../money/decimal.js';
-import type { RateProvider, RatesStatus, UsdRate } from './types.js';
+import type { FiatCode } from '../money/fiat.js';
+import type { FiatRate, RateProvider, RatesStatus, UsdRate } from './types.js';
 
 export type ApiKeyHeader = 'x-cg-pro-api-key' | 'x-cg-demo-api-key';
 
@@ -41,6 +42,12 @@ export interface CoinGeckoOptions {
   timeoutMs?: number | undefined;
   /** CoinGecko ids to keep prices for (the catalog's `cgId`s). */
   cgIds: readonly string[];
+  /**
+   * The fiat currencies to keep prices in, fetched in the same request (`vs_currencies`); the service asks for every
+   * currency in core/money/fiat.ts, since any of them may price the next payment.
+   * @default ['USD']
+   */
+  vsCurrencies?: readonly FiatCode[] | undefined;
   /** @default silentLogger */
   logger?: Logger | undefined;
 }
@@ -53,8 +60,9 @@ export interface CoinGeckoRates extends RateProvider {
   refresh(): Promise<Result<{ updated: number }>>;
 }
 
-// Unknown ids are simply absent from the answer; other currencies or fields (`usd_24h_change`) are ignored.
-const simplePriceSchema = z.record(z.string(), z.object({ usd: z.number().optional() }));
+/** Unknown ids are simply absent from the answer; other currencies or fields (`usd_24h_change`) are ignored. */
+const simplePriceSchema = (fields: readonly string[]) =>
+  z.record(z.string(), z.object(Object.fromEntries(fields.map((f) => [f, z.number().optional()]))));
 
 /**
  * Live USD prices from a CoinGecko-compatible `GET /simple/price`. Payment creation reads only the in-memory
@@ -78,7 +86,10 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
   const ids = [...new Set(options.cgIds)];
   const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/simple/price`);
   url.searchParams.set('ids', ids.join(','));
-  url.searchParams.set('vs_currencies', 'usd');
+  const currencies = [...new Set(options.vsCurrencies ?? ['USD'])];
+  url.searchParams.set('vs_currencies', currencies.map((c) => c.toLowerCase()).join(','));
+  const answerSchema = simplePriceSchema(currencies.map((c) => c.toLowerCase()));
+  // Keyed `${cgId} ${currency}`.
   const cache = new Map<string, UsdRate>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let inflight: Promise<Result<{ updated: number }>> | undefined;
@@ -97,20 +108,23 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
         const body = (await res.text().catch(() => '')).slice(0, 200);
         return failed(new Error(`rate source answered HTTP ${res.status}: ${body}`));
       }
-      const parsed = simplePriceSchema.safeParse(await res.json());
+      const parsed = answerSchema.safeParse(await res.json());
       if (!parsed.success) return failed(new Error(`rate source sent an unexpected body: ${parsed.error.message}`));
       const fetchedAt = clock.now();
       let updated = 0;
       for (const id of ids) {
-        const usd = parsed.data[id]?.usd;
-        // String(n) of the JSON number is the exact digits the source sent; no arithmetic on the float.
-        const rate = usd === undefined ? null : numberToDecimalText(usd);
-        if (rate === null || !/[1-9]/.test(rate)) {
-          logger.warn('rate source has no usable USD price', { cgId: id, usd });
-          continue;
+        for (const currency of currencies) {
+          const field = currency.toLowerCase();
+          const quoted = parsed.data[id]?.[field];
+          // String(n) of the JSON number is the exact digits the source sent; no arithmetic on the float.
+          const rate = typeof quoted === 'number' ? numberToDecimalText(quoted) : null;
+          if (rate === null || !/[1-9]/.test(rate)) {
+            logger.warn(`rate source has no usable ${currency} price`, { cgId: id, [field]: quoted });
+            continue;
+          }
+          cache.set(`${id} ${currency}`, { rate, fetchedAt });
+          updated += 1;
         }
-        cache.set(id, { rate, fetchedAt });
-        updated += 1;
       }
       lastError = null;
       return ok({ updated });
@@ -156,7 +170,8 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
       let oldest: number | null = null;
       let staleSince: number | null = null;
       for (const id of ids) {
-        const hit = cache.get(id);
+        // Prices in every currency are fetched together: a price is as fresh as its USD quote.
+        const hit = cache.get(`${id} USD`);
         if (hit) oldest = Math.min(oldest ?? hit.fetchedAt, hit.fetchedAt);
         // A price is quoted up to staleAfterMs after its fetch (usdRate), stale from the next millisecond on.
         const since = hit ? hit.fetchedAt + staleAfterMs + 1 : answered ? startedAt : null;
@@ -165,7 +180,13 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
         staleSince = Math.min(staleSince ?? since, since);
       }
       const state =
-        startedAt === null ? 'off' : staleIds.length > 0 ? 'stale' : cache.size < ids.length ? 'starting' : 'fresh';
+        startedAt === null
+          ? 'off'
+          : staleIds.length > 0
+            ? 'stale'
+            : cache.size < ids.length * currencies.length
+              ? 'starting'
+              : 'fresh';
       return {
         state,
         updated_at: oldest === null ? null : iso(oldest),
@@ -175,17 +196,21 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
         last_error_at: lastError ? iso(lastError.at) : null,
       };
     },
-    async usdRate(asset: Asset): Promise<UsdRate> {
-      const hit = cache.get(asset.cgId);
-      if (!hit || clock.now() - hit.fetchedAt > staleAfterMs) {
-        const last = hit ? iso(hit.fetchedAt) : 'never';
-        throw new AppError(
-          'UNAVAILABLE',
-          `Price for ${asset.code} is stale (last update ${last}); pricing is paused until the rate source answers`,
-          { retryAfter: Math.max(1, Math.ceil(refreshMs / 1000)) },
-        );
-      }
-      return { ...hit };
-    },
+    usdRate: (asset: Asset): Promise<UsdRate> => cachedRate(asset, 'USD'),
+    rate: cachedRate,
   };
+
+  async function cachedRate(asset: Asset, currency: FiatCode): Promise<FiatRate> {
+    const hit = cache.get(`${asset.cgId} ${currency}`);
+    if (!hit || clock.now() - hit.fetchedAt > staleAfterMs) {
+      const last = hit ? iso(hit.fetchedAt) : 'never';
+      const what = currency === 'USD' ? asset.code : `${asset.code} in ${currency}`;
+      throw new AppError(
+        'UNAVAILABLE',
+        `Price for ${what} is stale (last update ${last}); pricing is paused until the rate source answers`,
+        { retryAfter: Math.max(1, Math.ceil(refreshMs / 1000)) },
+      );
+    }
+    return { ...hit };
+  }
 }

@@ -20,6 +20,8 @@ export interface MerchantTable {
   active: number;
   created_at: number;
   updated_at: number;
+  /** Price currency when a request names none (migration 0019, core/money/fiat.ts); 'USD' unless set. */
+  default_currency: Generated<string>;
 }
 
 export interface ApiKeyTable {

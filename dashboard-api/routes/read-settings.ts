@@ -6,6 +6,7 @@ import { type UtxoNet, utxoChains } from '../../core/addresses/utxo-params.js';
 import { getXpub, type KeyChain, keyAddressAt, keyPath } from '../../core/addresses/xpubs.js';
 import { getPayout } from '../../core/forwarders/payouts.js';
 import { allowedOrigins } from '../../core/merchants/merchants.js';
+import { fiatCodes } from '../../core/money/fiat.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { forwarderNetworks } from '../forwarder-networks.js';
 
@@ -56,6 +57,9 @@ export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
       name: m.name,
       mode: m.mode,
       allowed_origins: allowedOrigins(m),
+      default_currency: m.default_currency,
+      // The list the settings form offers (core/money/fiat.ts).
+      price_currencies: fiatCodes,
       xpub: key
         ? { family: 'evm', xpub: key.xpub, addresses: firstAddresses(key.xpub), next_index: key.nextIndex }
         : null,

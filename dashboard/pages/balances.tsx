@@ -12,6 +12,8 @@ interface Balance {
   pending_amount: string;
   usd_amount: string;
   pending_usd_amount: string;
+  /** The merchant's default currency, when not USD. */
+  fiat: { currency: string; amount: string; pending_amount: string } | null;
   updated_at: string;
 }
 
@@ -60,9 +62,15 @@ export function BalancesPage({ merchantId }: { merchantId: string }) {
               <tr key={b.currency} data-asset={b.currency}>
                 <th scope="row">{assetLabel(b.currency)}</th>
                 <td class="num">{money(b.amount, b.currency)}</td>
-                <td class="num">{money(b.usd_amount, 'USD')}</td>
+                <td class="num">
+                  {money(b.usd_amount, 'USD')}
+                  {b.fiat ? <span class="fiat"> · {money(b.fiat.amount, b.fiat.currency)}</span> : null}
+                </td>
                 <td class="num">{money(b.pending_amount, b.currency)}</td>
-                <td class="num">{money(b.pending_usd_amount, 'USD')}</td>
+                <td class="num">
+                  {money(b.pending_usd_amount, 'USD')}
+                  {b.fiat ? <span class="fiat"> · {money(b.fiat.pending_amount, b.fiat.currency)}</span> : null}
+                </td>
                 <td>{when(b.updated_at)}</td>
               </tr>
             ))}

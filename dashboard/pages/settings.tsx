@@ -10,6 +10,9 @@ interface Settings {
   name: string;
   mode: 'test' | 'live';
   allowed_origins: string[];
+  /** The price currency of requests that name none, and the codes it may be. */
+  default_currency: string;
+  price_currencies: string[];
   xpub: { xpub: string; addresses: Derived[]; next_index: number } | null;
   /** Bitcoin, Litecoin and Dogecoin: one account key each, read for the chain's node network. */
   utxo_keys: UtxoKey[];
@@ -492,7 +495,11 @@ export function SettingsPage({ merchantId }: { merchantId: string }) {
     try {
       const r = await api<{ name: string }>(m(merchantId, '/settings'), {
         method: 'PATCH',
-        body: { name: String(form.get('name') ?? ''), allowed_origins: origins },
+        body: {
+          name: String(form.get('name') ?? ''),
+          allowed_origins: origins,
+          default_currency: String(form.get('currency') ?? 'USD'),
+        },
       });
       notice.value = { kind: 'ok', text: 'Settings saved' };
       // The switcher shows the new name.
@@ -520,12 +527,31 @@ export function SettingsPage({ merchantId }: { merchantId: string }) {
         <>
           <section aria-labelledby="shop-h">
             <h2 id="shop-h">Shop</h2>
-            <form class="stack" onSubmit={save} key={`${s.name}|${s.allowed_origins.join(' ')}`}>
+            <form class="stack" onSubmit={save} key={`${s.name}|${s.allowed_origins.join(' ')}|${s.default_currency}`}>
               <label>
                 Shop name
                 <input name="name" defaultValue={s.name} readOnly={!owner} required aria-describedby="name-err" />
               </label>
               <FieldError id="name-err" messages={fields.value.name} />
+              <label>
+                Default price currency
+                <select
+                  name="currency"
+                  defaultValue={s.default_currency}
+                  disabled={!owner}
+                  aria-describedby="currency-hint currency-err"
+                >
+                  {s.price_currencies.map((c) => (
+                    <option key={c} value={c}>
+                      {c}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <span class="hint" id="currency-hint">
+                Prices of payments, payment links and the drop-in that name no currency are in this one.
+              </span>
+              <FieldError id="currency-err" messages={fields.value.default_currency} />
               <label>
                 Allowed origins for the drop-in (one per line)
                 <textarea

@@ -7,22 +7,23 @@ import { requestHeader } from '../../api-kit/node-request.js';
 import {
   currencyCodeSchema,
   customerNameSchema,
-  displayCurrencySchema,
   emailSchema,
   orderIdSchema,
+  priceCurrencySchema,
   usdAmountSchema,
 } from '../../api-kit/schemas.js';
 import { openSession } from '../../core/checkout/sessions.js';
-import { fromUnits, numberToDecimalText } from '../../core/money/decimal.js';
-import { payableAsset } from '../../core/payments/create-payment.js';
-import { priceCents } from '../../core/pricing/amounts.js';
+import { numberToDecimalText } from '../../core/money/decimal.js';
+import { merchantCurrency, payableAsset } from '../../core/payments/create-payment.js';
+import { priceMinor, priceText } from '../../core/pricing/amounts.js';
 import type { DropinEnv } from '../context.js';
 import { checkoutPaymentView, checkoutView } from '../views.js';
 import { sessionPickerCurrencies } from './currencies.js';
 
 export const createSessionSchema = z.strictObject({
   amount: usdAmountSchema,
-  currency: displayCurrencySchema.default('USD'),
+  /** The price's currency (spec 4.9 display currency). @default the merchant's default currency, USD unless set */
+  currency: priceCurrencySchema.optional(),
   crypto_currency: currencyCodeSchema.optional(),
   customer: z.strictObject({ email: emailSchema, name: customerNameSchema.optional() }),
   reference: orderIdSchema.optional(),
@@ -39,11 +40,12 @@ export function registerCreateSession(app: Hono<DropinEnv>, deps: ApiDeps, clien
     const merchant = c.get('merchant');
     // requireSessionKey has read the body (its key among it).
     const data = validBody(createSessionSchema, c.get('body'));
-    const price = fromUnits(priceCents(numberToDecimalText(data.amount) ?? ''), 2);
+    const currency = data.currency ?? merchantCurrency(merchant);
+    const price = priceText(priceMinor(numberToDecimalText(data.amount) ?? '', currency), currency);
     const asset = data.crypto_currency === undefined ? null : payableAsset(deps, merchant.mode, data.crypto_currency);
     const { session, token, payment } = await openSession(deps, merchant, {
       priceAmount: price,
-      priceCurrency: data.currency,
+      priceCurrency: currency,
       email: data.customer.email,
       name: data.customer.name ?? null,
       reference: data.reference ?? null,
@@ -58,7 +60,7 @@ export function registerCreateSession(app: Hono<DropinEnv>, deps: ApiDeps, clien
         // One or the other, never a null beside it.
         ...(payment
           ? { payment: await checkoutPaymentView(deps, payment) }
-          : { currencies: await sessionPickerCurrencies(deps, merchant.mode, price) }),
+          : { currencies: await sessionPickerCurrencies(deps, merchant.mode, { amount: price, currency }) }),
       },
       'Checkout session created',
       201,

@@ -5,9 +5,10 @@ import { ok } from '../../api-kit/envelope.js';
 import { assetTicker, networkName } from '../../core/catalog/asset-label.js';
 import { enabledAssets } from '../../core/catalog/availability.js';
 import type { Mode } from '../../core/deps.js';
-import { fromUnits, usdToCents } from '../../core/money/decimal.js';
+import { fromUnits, roundHalfUp } from '../../core/money/decimal.js';
+import { type FiatCode, fiatCode, minorUnits } from '../../core/money/fiat.js';
 import { PUBLIC_DIR } from '../../core/paths.js';
-import { minimumAmount } from '../../core/pricing/amounts.js';
+import { minimumAmount, unitsValue } from '../../core/pricing/amounts.js';
 import type { DropinEnv } from '../context.js';
 import { checkoutView } from '../views.js';
 
@@ -41,22 +42,34 @@ function iconDataUrl(file: string): string | null {
   return v;
 }
 
+/** A checkout's price: decimal text in its currency. */
+export interface PickerPrice {
+  amount: string;
+  currency: FiatCode;
+}
+
 /**
- * The picker's list: assets payable in the merchant's mode with their minimum (asset units and USD). With a price,
- * `payable` says whether it meets the minimum, decided here with exact decimals rather than in the browser.
+ * The picker's list: assets payable in the merchant's mode with their minimum (asset units, USD, and with a price
+ * in its currency). With a price, `payable` says whether it meets the minimum, decided here with exact decimals
+ * (the minimum's worth in the price's currency, rounded half-up to its minor units) rather than in the browser.
  */
-export async function pickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: string | null) {
-  const cents = priceUsd === null ? null : usdToCents(priceUsd);
+export async function pickerCurrencies(deps: ApiDeps, mode: Mode, price: PickerPrice | null) {
+  const digits = price ? minorUnits(price.currency) : 2;
+  const priceMinor = price === null ? null : roundHalfUp(price.amount, digits);
   const out = [];
   for (const a of enabledAssets(deps.catalog.list(), deps.chains, mode)) {
-    let rate: string;
+    let min: ReturnType<typeof minimumAmount>;
+    let minPrice: string;
     try {
-      rate = (await deps.rates[mode].usdRate(a)).rate;
+      min = minimumAmount(a, (await deps.rates[mode].usdRate(a)).rate);
+      minPrice =
+        !price || price.currency === 'USD'
+          ? min.minUsd
+          : unitsValue(a, min.minUnits, price.currency, (await deps.rates[mode].rate(a, price.currency)).rate);
     } catch {
       continue; // no fresh price: not payable now
     }
-    const min = minimumAmount(a, rate);
-    const minCents = usdToCents(min.minUsd) ?? 0n;
+    const minPriceMinor = roundHalfUp(minPrice, digits) ?? 0n;
     out.push({
       code: a.code,
       name: a.name,
@@ -70,7 +83,8 @@ export async function pickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: stri
       extra_id_exists: a.extraIdExists,
       min_amount: fromUnits(min.minUnits, a.decimals),
       min_usd: min.minUsd,
-      payable: cents === null ? true : cents >= minCents,
+      min_price: minPrice,
+      payable: priceMinor === null ? true : priceMinor >= minPriceMinor,
     });
   }
   return out;
@@ -81,8 +95,8 @@ export async function pickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: stri
  * and nothing else, as it counts against the 15 KB to the QR. The icon is inline, or its URL when there is none;
  * the minimum in USD only where the price does not reach it.
  */
-export async function sessionPickerCurrencies(deps: ApiDeps, mode: Mode, priceUsd: string) {
-  return (await pickerCurrencies(deps, mode, priceUsd)).map((c) => ({
+export async function sessionPickerCurrencies(deps: ApiDeps, mode: Mode, price: PickerPrice) {
+  return (await pickerCurrencies(deps, mode, price)).map((c) => ({
     code: c.code,
     name: c.name,
     network: c.network,
@@ -91,7 +105,7 @@ export async function sessionPickerCurrencies(deps: ApiDeps, mode: Mode, priceUs
     ...(c.icon === null ? { icon_url: c.icon_url } : { icon: c.icon }),
     payable: c.payable,
     // Shown only under an asset the price does not reach.
-    ...(c.payable ? {} : { min_usd: c.min_usd }),
+    ...(c.payable ? {} : { min_usd: c.min_usd, min_price: c.min_price }),
   }));
 }
 
@@ -103,6 +117,11 @@ export function registerCurrencies(app: Hono<DropinEnv>, deps: ApiDeps) {
   app.get('/currencies', async (c) => ok(c, await pickerCurrencies(deps, c.get('merchant').mode, null)));
   app.get('/sessions/:token/currencies', async (c) => {
     const x = c.get('checkout');
-    return ok(c, await sessionPickerCurrencies(deps, x.merchant.mode, checkoutView(x).amount));
+    const { amount, currency } = checkoutView(x);
+    // Sessions before migration 0019 were all USD.
+    return ok(
+      c,
+      await sessionPickerCurrencies(deps, x.merchant.mode, { amount, currency: fiatCode(currency) ?? 'USD' }),
+    );
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fiatCodes } from '../../core/money/fiat.js';
 import { paymentStatuses, statusDetails } from '../../core/payments/status.js';
 import { deliveryStatuses } from '../../core/webhooks/deliveries.js';
 
@@ -77,10 +78,15 @@ export const balanceSchema = z.strictObject({
 
 export const balancesSchema = z.strictObject({ sub_partner_id: z.string(), balances: z.array(balanceSchema) });
 
+/** A price's currency in answers: ISO 4217, upper case (core/money/fiat.ts). */
+const priceCurrencyOutSchema = z.enum(fiatCodes).meta({ description: 'ISO 4217 code of the price' });
+/** The same, lower case, where the spec writes currencies so (`currency_from: "usd"`). */
+const fiatLowerSchema = z.enum(fiatCodes.map((c) => c.toLowerCase()) as [string, ...string[]]);
+
 export const minimumAmountSchema = z.strictObject({
   currency_from: z.string(),
   currency_to: z.string(),
-  fiat_equivalent: z.string(),
+  fiat_equivalent: fiatLowerSchema,
   is_fixed_rate: z.boolean(),
   is_fee_paid_by_user: z.boolean(),
   min_amount: amountSchema,
@@ -90,13 +96,13 @@ export const minimumAmountSchema = z.strictObject({
 
 export const estimateSchema = z.strictObject({
   amount: amountSchema,
-  currency_from: z.literal('usd'),
+  currency_from: fiatLowerSchema,
   currency_to: z.string(),
   estimated_amount: amountSchema,
   rate: amountSchema,
   fee: amountSchema,
   raw: z.strictObject({
-    currency_from: z.literal('usd'),
+    currency_from: fiatLowerSchema,
     amount_from: amountSchema,
     currency_to: z.string(),
     estimated_amount: amountSchema,
@@ -111,7 +117,7 @@ const paymentStateShape = {
   status_detail: statusDetailSchema,
   sequence: z.number().int().meta({ description: 'Grows with every change of the payment' }),
   price_amount: amountSchema,
-  price_currency: z.string(),
+  price_currency: priceCurrencyOutSchema,
   pay_amount: amountSchema,
   pay_currency: z.string(),
   actually_paid: amountSchema,
@@ -156,7 +162,7 @@ export const directPaymentSchema = z.strictObject({
   customer: customerSchema,
   pricing: z.strictObject({
     price_amount: amountSchema,
-    price_currency: z.string(),
+    price_currency: priceCurrencyOutSchema,
     pay_amount: amountSchema,
     pay_currency: z.string(),
     actually_paid: amountSchema.nullable(),
@@ -200,7 +206,7 @@ export const paymentLinkSchema = z.strictObject({
   customer: customerSchema,
   pricing: z.strictObject({
     price_amount: amountSchema,
-    price_currency: z.string(),
+    price_currency: priceCurrencyOutSchema,
     pay_amount: amountSchema,
     pay_currency: z.string(),
     amount_received: amountSchema,

@@ -12,6 +12,7 @@ import {
   httpsUrlSchema,
   orderDescriptionSchema,
   orderIdSchema,
+  priceCurrencySchema,
   usdAmountSchema,
 } from '../../api-kit/schemas.js';
 import { numberToDecimalText, stringifyJson } from '../../core/money/decimal.js';
@@ -27,6 +28,8 @@ import { directPaymentSchema, paymentLinkSchema } from '../openapi/responses.js'
 /** The body of POST /payments and POST /payment-links (spec 4.6, 4.7). */
 export const createPaymentSchema = z.strictObject({
   amount: usdAmountSchema,
+  /** ISO 4217 code of `amount`. @default the merchant's default currency, USD unless set */
+  price_currency: priceCurrencySchema.optional(),
   currency: currencyCodeSchema,
   email: emailSchema,
   name: customerNameSchema.optional(),
@@ -43,6 +46,7 @@ export function toNewPayment(kind: NewPayment['kind'], b: CreatePaymentBody, ori
   return {
     kind,
     priceAmount: numberToDecimalText(b.amount) ?? '0',
+    priceCurrency: b.price_currency,
     currency: b.currency,
     email: b.email,
     name: b.name,
@@ -111,7 +115,7 @@ const createPaymentExample = {
 };
 
 const creationDescription =
-  "`amount` is USD (rounded half-up to cents, at most 10,000,000); below the asset's minimum is 422 on `amount`. " +
+  "`amount` is in `price_currency` (default: the merchant's default currency, USD unless set in the dashboard), rounded half-up to the currency's minor units (cents; JPY, KRW, CLP and VND none; BHD and KWD three), at most 10,000,000 of it and, in another currency than USD, worth at most 10,000,000 USD. Below the asset's minimum is 422 on `amount`; an unlisted `price_currency` is 422 on `price_currency`. " +
   'With `Idempotency-Key` the first response is replayed for 24 h (header `Idempotent-Replayed: true`); another body with the same key is 422, a request while the first runs is 409.';
 
 export const createPaymentOperation: Operation = {

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
-import { currencyCodeSchema } from '../../api-kit/schemas.js';
+import { currencyCodeSchema, priceCurrencySchema } from '../../api-kit/schemas.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { Decimal, fromUnits, parseDecimal } from '../../core/money/decimal.js';
 import { payableAsset } from '../../core/payments/create-payment.js';
-import { minimumAmount } from '../../core/pricing/amounts.js';
+import { minimumAmount, unitsValue } from '../../core/pricing/amounts.js';
 import type { MerchantEnv } from '../auth.js';
 import type { Operation } from '../openapi/operation.js';
 import { pricingErrors } from '../openapi/operation.js';
@@ -18,7 +18,8 @@ const booleanText = z.enum(['true', 'false', '1', '0']).transform((v) => v === '
 export const minimumAmountQuerySchema = z.strictObject({
   currency_from: currencyCodeSchema,
   currency_to: currencyCodeSchema,
-  fiat_equivalent: z.string().regex(/^usd$/i, 'Only usd is supported').default('usd'),
+  /** The currency the minimum is also given in (spec: default USD), any listed one, answered lower case. */
+  fiat_equivalent: priceCurrencySchema.default('USD'),
   is_fixed_rate: booleanText.optional(),
   is_fee_paid_by_user: booleanText.optional(),
 });
@@ -35,21 +36,24 @@ export function registerMinimumAmount(app: Hono<MerchantEnv>, deps: ApiDeps): vo
     if (!/^usd$/i.test(q.currency_to) && !deps.catalog.get(q.currency_to)) {
       throw invalid('currency_to', `Unknown currency "${q.currency_to}"`);
     }
-    const { rate } = await deps.rates[mode].usdRate(asset);
-    const min = minimumAmount(asset, rate);
+    const fiat = q.fiat_equivalent;
+    const { rate: usdRate } = await deps.rates[mode].usdRate(asset);
+    const min = minimumAmount(asset, usdRate);
+    // The minimum is set in USD (catalog); its worth in another currency is at that currency's own rate.
+    const rate = fiat === 'USD' ? usdRate : (await deps.rates[mode].rate(asset, fiat)).rate;
     const r = parseDecimal(rate);
     if (!r) throw new AppError('INTERNAL', 'bad rate');
     return ok(c, {
       currency_from: q.currency_from.toLowerCase(),
       currency_to: q.currency_to.toLowerCase(),
-      fiat_equivalent: q.fiat_equivalent.toLowerCase(),
+      fiat_equivalent: fiat.toLowerCase(),
       is_fixed_rate: q.is_fixed_rate ?? false,
       is_fee_paid_by_user: q.is_fee_paid_by_user ?? false,
       min_amount: Decimal.units(min.minUnits, asset.decimals),
-      fiat_equivalent_amount: new Decimal(min.minUsd),
+      fiat_equivalent_amount: new Decimal(fiat === 'USD' ? min.minUsd : unitsValue(asset, min.minUnits, fiat, rate)),
       raw: {
         min_amount: Decimal.units(min.minUnits, asset.decimals),
-        // Exact USD value of the minimum, before rounding to cents.
+        // Exact value of the minimum in that currency, before rounding to its minor units.
         fiat_equivalent: new Decimal(fromUnits(min.minUnits * r.int, asset.decimals + r.scale)),
       },
     });
@@ -61,7 +65,8 @@ export const minimumAmountOperation: Operation = {
   path: '/minimum-amount',
   operationId: 'minimumAmount',
   summary: 'Minimum payable amount of an asset',
-  description: "The asset's USD minimum at the current rate, and never less than 10 typical network fees.",
+  description:
+    "The asset's USD minimum at the current rate, and never less than 10 typical network fees. `fiat_equivalent` (default usd; any currency POST /payments takes as `price_currency`) is the currency its worth is given in, rounded half-up to that currency's minor units.",
   tag: 'Pricing',
   query: minimumAmountQuerySchema,
   success: { status: 200, description: 'The minimum', data: minimumAmountSchema },

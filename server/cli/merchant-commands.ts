@@ -10,6 +10,7 @@ import {
   rotateKey,
   updateMerchant,
 } from '../../core/merchants/merchants.js';
+import { fiatCode, fiatCodes } from '../../core/money/fiat.js';
 import { webhookUrlProblem } from '../../core/webhooks/address-guard.js';
 import { type Command, UsageError } from './command.js';
 import { check, print } from './output.js';
@@ -77,6 +78,7 @@ export const merchantCommands: Command[] = [
         webhook_url: m.webhook_url,
         webhook_enabled: m.webhook_enabled === 1,
         allowed_origins: allowedOrigins(m),
+        default_currency: m.default_currency,
         active: m.active === 1,
         created_at: iso(m.created_at),
       }));
@@ -91,13 +93,17 @@ export const merchantCommands: Command[] = [
   },
   {
     name: 'merchant update',
-    summary: "Sets a merchant's webhook URL, allowed drop-in origins or underpaid tolerance.",
+    summary: "Sets a merchant's webhook URL, allowed drop-in origins, underpaid tolerance or default price currency.",
     options: {
       merchant: { type: 'string', description: 'merchant_id', required: true },
       'webhook-url': { type: 'string', description: 'New webhook URL' },
       'clear-webhook-url': { type: 'boolean', description: 'Remove the webhook URL' },
       'allowed-origin': { type: 'string', multiple: true, description: 'Replaces the allowed origins' },
       'clear-allowed-origins': { type: 'boolean', description: 'Remove every allowed origin' },
+      currency: {
+        type: 'string',
+        description: 'Default price currency, an ISO 4217 code such as EUR (USD unless set; any of the rate source)',
+      },
       json: { type: 'boolean', description: 'Print JSON' },
     },
     async run(ctx, v) {
@@ -113,14 +119,24 @@ export const merchantCommands: Command[] = [
       if (v['allowed-origin'] !== undefined)
         patch.allowedOrigins = (v['allowed-origin'] as string[]).map((o) => check(originSchema, o, 'allowed-origin'));
       if (v['clear-allowed-origins']) patch.allowedOrigins = [];
+      if (v.currency !== undefined) {
+        const code = fiatCode(String(v.currency));
+        if (!code) throw new UsageError(`--currency: not a supported currency; one of ${fiatCodes.join(', ')}`);
+        patch.defaultCurrency = code;
+      }
       if (Object.keys(patch).length === 0)
-        throw new UsageError('nothing to update: pass --webhook-url, --allowed-origin, ...');
+        throw new UsageError('nothing to update: pass --webhook-url, --allowed-origin, --currency, ...');
       await updateMerchant(ctx.db, ctx.clock, id, patch);
       const m = await getMerchant(ctx.db, id);
       print(
         v.json === true,
         ctx.out,
-        { merchant_id: id, webhook_url: m?.webhook_url ?? null, allowed_origins: m ? allowedOrigins(m) : [] },
+        {
+          merchant_id: id,
+          webhook_url: m?.webhook_url ?? null,
+          allowed_origins: m ? allowedOrigins(m) : [],
+          default_currency: m?.default_currency ?? null,
+        },
         `updated ${id}`,
       );
     },

@@ -1,5 +1,6 @@
 import { useComputed, useSignal } from '@preact/signals';
-import { t } from '../i18n.js';
+import { price } from '../format.js';
+import { locale, t } from '../i18n.js';
 import type { CheckoutState } from '../state.js';
 
 /** The asset picker: search over code, name and network; assets the price does not reach are shown, disabled. */
@@ -36,7 +37,13 @@ export function Picker({ state }: { state: CheckoutState }) {
               <span class="code">{c.ticker}</span>
               <span class="name">{c.name}</span>
               <span class="net">{c.network_name}</span>
-              {!c.payable && <span class="min">{t('minimum', { amount: `${c.min_usd} USD` })}</span>}
+              {!c.payable && (
+                <span class="min">
+                  {t('minimum', {
+                    amount: price(c.min_price ?? '0', state.session.value?.currency ?? 'USD', locale.value),
+                  })}
+                </span>
+              )}
             </button>
           </li>
         ))}
