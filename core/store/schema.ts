@@ -1,4 +1,12 @@
 import type { Generated } from 'kysely';
+import type {
+  DashboardKnownClientTable,
+  MailAttemptTable,
+  MailDigestItemTable,
+  MailOutboxTable,
+  MailPreferenceTable,
+  MerchantMailSettingTable,
+} from './schema-mail.js';
 
 /**
  * One schema for SQLite and PostgreSQL. Portable column types only: text, integer, bigint.
@@ -353,6 +361,12 @@ export interface Database {
   merchant_payouts: MerchantPayoutTable;
   evm_forwarders: EvmForwarderTable;
   evm_sweeps: EvmSweepTable;
+  mail_outbox: MailOutboxTable;
+  mail_attempts: MailAttemptTable;
+  merchant_mail_settings: MerchantMailSettingTable;
+  mail_preferences: MailPreferenceTable;
+  mail_digest_items: MailDigestItemTable;
+  dashboard_known_clients: DashboardKnownClientTable;
 }
 
 /** A live merchant's payout address per chain family (`evm`): where its payments' forwarders send funds. */
