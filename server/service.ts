@@ -23,6 +23,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { createForwarderAllocator } from '../core/forwarders/allocator.js';
 import { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { PUBLIC_URL_SETTING } from '../core/mail/customer-mails.js';
 import { MailDispatcher } from '../core/mail/dispatcher.js';
 import { pruneSentMail } from '../core/mail/retention.js';
 import { MailTransport } from '../core/mail/transport.js';
@@ -35,7 +36,7 @@ import { startIdempotencyPurge } from '../core/payments/idempotency.js';
 import { createCoinGeckoRates } from '../core/pricing/coingecko.js';
 import { createFixedRates } from '../core/pricing/fixed-rates.js';
 import { migrate, openStore, type Store } from '../core/store/db.js';
-import { loadPageSecret } from '../core/store/settings.js';
+import { loadPageSecret, putSetting } from '../core/store/settings.js';
 import type { Resolver } from '../core/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../core/webhooks/dispatcher.js';
 import { startRetention, startWebhookRetention } from '../core/webhooks/retention.js';
@@ -218,6 +219,8 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     mail: { wake: () => mail?.wake(), relay: mail !== null },
     sweepers,
   };
+  // Customer mails are written inside payment changes, where only the store is at hand: their links' base lives there.
+  await putSetting(store.db, PUBLIC_URL_SETTING, config.PUBLIC_URL);
   const app = createApp(deps, { watchers, metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
   const stops: (() => void | Promise<void>)[] = [];
 

@@ -60,7 +60,7 @@ export function renderMail(o: {
           })
           .join('')}</table>`,
       );
-      for (const [label, value, link] of b.rows) if (link && safeHref(link)) text.splice(-1, 0, `  ${label}: ${link}`);
+      for (const [label, , link] of b.rows) if (link && safeHref(link)) text.splice(-1, 0, `  ${label}: ${link}`);
     }
   }
   if (o.footer) {

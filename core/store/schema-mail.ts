@@ -71,3 +71,8 @@ export interface DashboardKnownClientTable {
   address_hash: string;
   first_seen_at: number;
 }
+
+export interface PaymentMailLocaleTable {
+  payment_id: string;
+  locale: string;
+}

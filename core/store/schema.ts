@@ -6,6 +6,7 @@ import type {
   MailOutboxTable,
   MailPreferenceTable,
   MerchantMailSettingTable,
+  PaymentMailLocaleTable,
 } from './schema-mail.js';
 
 /**
@@ -367,6 +368,7 @@ export interface Database {
   mail_preferences: MailPreferenceTable;
   mail_digest_items: MailDigestItemTable;
   dashboard_known_clients: DashboardKnownClientTable;
+  payment_mail_locales: PaymentMailLocaleTable;
 }
 
 /** A live merchant's payout address per chain family (`evm`): where its payments' forwarders send funds. */

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
  * - `merchant_mail_settings`: sender name, reply-to and which customer mails go out (receipts on by default).
  * - `mail_preferences`: what each member of a merchant is told, immediately or in a daily digest.
  * - `mail_digest_items`: lines waiting for a member's daily digest.
+ * - `payment_mail_locales`: the checkout locale a customer chose a payment in, for the mails about it.
  * - `dashboard_known_clients`: client addresses (SHA-256) a user signed in from, so a new one earns a notice.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -83,6 +84,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['user_id', 'created_at'])
     .execute();
   await db.schema
+    .createTable('payment_mail_locales')
+    .addColumn('payment_id', 'text', (c) => c.primaryKey().references('payments.id'))
+    .addColumn('locale', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
     .createTable('dashboard_known_clients')
     .addColumn('user_id', 'text', (c) => c.notNull().references('dashboard_users.id'))
     .addColumn('address_hash', 'text', (c) => c.notNull())
@@ -93,6 +99,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('dashboard_known_clients').ifExists().execute();
+  await db.schema.dropTable('payment_mail_locales').ifExists().execute();
   await db.schema.dropIndex('mail_digest_items_user').ifExists().execute();
   await db.schema.dropTable('mail_digest_items').ifExists().execute();
   await db.schema.dropTable('mail_preferences').ifExists().execute();
