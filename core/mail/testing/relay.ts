@@ -12,6 +12,8 @@ export interface RelayedMail {
   code: number;
   secure: boolean;
   user: string | undefined;
+  /** When the relay answered (epoch ms). */
+  at: number;
 }
 
 /** What to answer a mail with: 250 accepts; 4xx and 5xx refuse with that code; `hang` never answers. */
@@ -120,7 +122,7 @@ export async function startRelay(user = 'relay-user', pass = 'relay-pass'): Prom
           const parsed = await simpleParser(raw);
           const answer = relay.reply(parsed, received.length);
           const code = answer === 'hang' ? 0 : answer.code;
-          received.push({ parsed, raw, code, secure: session.secure, user: session.user });
+          received.push({ parsed, raw, code, secure: session.secure, user: session.user, at: Date.now() });
           if (answer === 'hang') return;
           if (code === 250) cb(null, answer.message ?? `Queued as ${received.length}`);
           else cb(Object.assign(new Error(answer.message ?? `Refused with ${code}`), { responseCode: code }));
