@@ -48,24 +48,6 @@ export interface MerchantMailSettingTable {
   updated_at: number;
 }
 
-export interface MailPreferenceTable {
-  user_id: string;
-  merchant_id: string;
-  /** JSON array of notification topics (core/mail/notifications.ts). */
-  topics: string;
-  cadence: 'immediate' | 'digest';
-  updated_at: number;
-}
-
-export interface MailDigestItemTable {
-  id: string;
-  user_id: string;
-  merchant_id: string;
-  topic: string;
-  line: string;
-  created_at: number;
-}
-
 export interface DashboardKnownClientTable {
   user_id: string;
   address_hash: string;

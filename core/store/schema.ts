@@ -2,9 +2,7 @@ import type { Generated } from 'kysely';
 import type {
   DashboardKnownClientTable,
   MailAttemptTable,
-  MailDigestItemTable,
   MailOutboxTable,
-  MailPreferenceTable,
   MerchantMailSettingTable,
   PaymentMailLocaleTable,
 } from './schema-mail.js';
@@ -365,8 +363,6 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   mail_attempts: MailAttemptTable;
   merchant_mail_settings: MerchantMailSettingTable;
-  mail_preferences: MailPreferenceTable;
-  mail_digest_items: MailDigestItemTable;
   dashboard_known_clients: DashboardKnownClientTable;
   payment_mail_locales: PaymentMailLocaleTable;
 }

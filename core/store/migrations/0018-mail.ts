@@ -7,8 +7,6 @@ import type { Kysely } from 'kysely';
  *   Message-ID. `dedupe_key` (unique when set) makes "one receipt per payment" hold even when two processes race.
  * - `mail_attempts`: each attempt's answer from the relay, for the owner's mail log.
  * - `merchant_mail_settings`: sender name, reply-to and which customer mails go out (receipts on by default).
- * - `mail_preferences`: what each member of a merchant is told, immediately or in a daily digest.
- * - `mail_digest_items`: lines waiting for a member's daily digest.
  * - `payment_mail_locales`: the checkout locale a customer chose a payment in, for the mails about it.
  * - `dashboard_known_clients`: client addresses (SHA-256) a user signed in from, so a new one earns a notice.
  */
@@ -61,29 +59,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema
-    .createTable('mail_preferences')
-    .addColumn('user_id', 'text', (c) => c.notNull().references('dashboard_users.id'))
-    .addColumn('merchant_id', 'text', (c) => c.notNull().references('merchants.id'))
-    .addColumn('topics', 'text', (c) => c.notNull())
-    .addColumn('cadence', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('mail_preferences_pk', ['user_id', 'merchant_id'])
-    .execute();
-  await db.schema
-    .createTable('mail_digest_items')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('dashboard_users.id'))
-    .addColumn('merchant_id', 'text', (c) => c.notNull().references('merchants.id'))
-    .addColumn('topic', 'text', (c) => c.notNull())
-    .addColumn('line', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex('mail_digest_items_user')
-    .on('mail_digest_items')
-    .columns(['user_id', 'created_at'])
-    .execute();
-  await db.schema
     .createTable('payment_mail_locales')
     .addColumn('payment_id', 'text', (c) => c.primaryKey().references('payments.id'))
     .addColumn('locale', 'text', (c) => c.notNull())
@@ -100,9 +75,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('dashboard_known_clients').ifExists().execute();
   await db.schema.dropTable('payment_mail_locales').ifExists().execute();
-  await db.schema.dropIndex('mail_digest_items_user').ifExists().execute();
-  await db.schema.dropTable('mail_digest_items').ifExists().execute();
-  await db.schema.dropTable('mail_preferences').ifExists().execute();
   await db.schema.dropTable('merchant_mail_settings').ifExists().execute();
   await db.schema.dropTable('mail_attempts').ifExists().execute();
   await db.schema.dropIndex('mail_outbox_to').ifExists().execute();
