@@ -20,6 +20,11 @@ export interface ApiDeps extends CoreDeps {
    * tells followers (the dashboard's event stream) which deliveries just had an attempt recorded.
    */
   webhooks: Pick<WebhookDispatcher, 'wake' | 'onRecorded'>;
+  /**
+   * The mail outbox: `wake` after enqueueing outside a payment change (an invite, a reset); `relay` is false while no
+   * SMTP_URL is set (mail stays in the outbox for owners to read).
+   */
+  mail: { wake(): void; relay: boolean };
   /** The forwarder sweeper of each EVM network with a factory (its status, what a wallet sweep sends). */
   sweepers: readonly ForwarderSweeper[];
   /**

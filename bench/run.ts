@@ -76,6 +76,16 @@ async function main(): Promise<void> {
       ]);
     }
 
+  const mail = await optional('mail', async () => (await import('./mail.js')).benchMail());
+  results.mail = mail;
+  if ('skipped' in mail) rows.push(['mail', 'skipped', mail.skipped]);
+  else
+    rows.push([
+      `mail: ${mail.receipts} receipts from one burst of payment events`,
+      `${mail.mailsPerSecond} mails/s`,
+      `event -> relay 250: p50 ${mail.latencyMs.p50} ms, p99 ${mail.latencyMs.p99} ms; duplicates ${mail.duplicates}`,
+    ]);
+
   const dropin = await optional('dropin', async () => (await import('./dropin.js')).benchDropin());
   results.dropin = dropin;
   if ('skipped' in dropin) rows.push(['drop-in', 'skipped', dropin.skipped]);

@@ -4,6 +4,7 @@ import type { BitcoinNetworkConfig } from '../core/chains/bitcoin/config.js';
 import { type ChainsConfig, readChainsConfig } from '../core/chains/chains-config.js';
 import { ChainsConfigError, type EvmNetworkConfig } from '../core/chains/evm/config.js';
 import type { MoneroNetworkConfig } from '../core/chains/monero/config.js';
+import { parseFrom } from '../core/mail/transport.js';
 
 const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
@@ -85,7 +86,36 @@ export const configSchema = z.object({
   UTXO_GAP_LIMIT: intFrom(20, 1),
   /** New BTC/LTC/DOGE addresses per minute, per merchant and chain, once the unpaid run is past UTXO_GAP_LIMIT. */
   UTXO_PAST_GAP_PER_MINUTE: intFrom(2, 0),
+  /**
+   * The operator's SMTP relay: smtps://user:pass@host:465 (TLS) or smtp://user:pass@host:587 (STARTTLS). Unset, mail
+   * still fills the outbox and owners read it in the dashboard.
+   */
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\/[^/\s]+/.test(v), 'must be smtp://[user:pass@]host[:port] or smtps://...')
+    .optional(),
+  /** The From of every mail: an address or "Name <address>"; required with SMTP_URL. */
+  MAIL_FROM: z
+    .string()
+    .refine((v) => parseFromOrNull(v) !== null, 'must be an address or "Name <address>"')
+    .optional(),
+  /** Milliseconds the relay has to connect, greet and answer each command. */
+  MAIL_TIMEOUT_MS: intFrom(15_000, 100),
+  /** Fallback poll of the mail outbox (other processes' mails, due retries). */
+  MAIL_POLL_MS: intFrom(1000, 10),
+  /** Mails handed to the relay at once. */
+  MAIL_CONCURRENCY: intFrom(10, 1),
+  /** Days a sent mail (and its attempts) stays in the mail log before it is pruned. */
+  MAIL_RETENTION_DAYS: intFrom(30, 1),
 });
+
+function parseFromOrNull(v: string): { name: string | null; address: string } | null {
+  try {
+    return parseFrom(v);
+  } catch {
+    return null;
+  }
+}
 
 export type RawConfig = z.infer<typeof configSchema>;
 
@@ -130,6 +160,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /\/+$/,
     '',
   );
+  if (c.SMTP_URL && !c.MAIL_FROM)
+    throw new ConfigError('Invalid configuration: MAIL_FROM: required with SMTP_URL (the From of every mail)');
   let networks: ChainsConfig = { evm: [], utxo: [], monero: null };
   if (c.CHAINS_CONFIG) {
     try {

@@ -6,6 +6,8 @@ import type { ChainWatchers } from '../core/chains/watchers.js';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
+import { mailBacklog } from '../core/mail/leases.js';
+import type { SendOutcome } from '../core/mail/transport.js';
 import type { PaymentChanges } from '../core/payments/changes.js';
 import type { RatesStatus } from '../core/pricing/types.js';
 import type { Store } from '../core/store/db.js';
@@ -23,6 +25,7 @@ export interface ServiceMetrics {
   /** Times every request and counts it by route pattern (never the raw path: ids would explode the series). */
   middleware: MiddlewareHandler;
   onWebhookOutcome(kind: Outcome['kind']): void;
+  onMailOutcome(kind: SendOutcome['kind']): void;
 }
 
 export function createMetrics(deps: {
@@ -75,6 +78,20 @@ export function createMetrics(deps: {
     async collect() {
       const { oldestCreatedAt } = await pendingBacklog(deps.store.db);
       this.set(oldestCreatedAt === null ? 0 : Math.max(0, deps.clock.now() - oldestCreatedAt) / 1000);
+    },
+  });
+  const mailAttempts = new Counter({
+    name: 'mail_attempts_total',
+    help: 'Mails handed to the SMTP relay by outcome (sent, retry, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'mail_pending',
+    help: 'Mails waiting in the outbox (all processes; all of them while no SMTP relay is configured)',
+    registers: [registry],
+    async collect() {
+      this.set((await mailBacklog(deps.store.db)).count);
     },
   });
   new Gauge({
@@ -195,6 +212,7 @@ export function createMetrics(deps: {
       }
     },
     onWebhookOutcome: (kind) => webhookAttempts.inc({ outcome: kind }),
+    onMailOutcome: (kind) => mailAttempts.inc({ outcome: kind }),
   };
 }
 

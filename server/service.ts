@@ -1,3 +1,4 @@
+import type { ConnectionOptions } from 'node:tls';
 import type { Hono } from 'hono';
 import { clientAddressVia } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
@@ -22,6 +23,10 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { createForwarderAllocator } from '../core/forwarders/allocator.js';
 import { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { PUBLIC_URL_SETTING } from '../core/mail/customer-mails.js';
+import { MailDispatcher } from '../core/mail/dispatcher.js';
+import { pruneSentMail } from '../core/mail/retention.js';
+import { MailTransport } from '../core/mail/transport.js';
 import { KeyCache } from '../core/merchants/key-cache.js';
 import { KeyUsage } from '../core/merchants/key-usage.js';
 import { fiatCodes } from '../core/money/fiat.js';
@@ -33,7 +38,7 @@ import { createCoinGeckoRates } from '../core/pricing/coingecko.js';
 import { createFixedRates } from '../core/pricing/fixed-rates.js';
 import { type Unlocked, unlockStore } from '../core/secrets/unlock.js';
 import { migrate, openStore, type Store } from '../core/store/db.js';
-import { loadPageSecret } from '../core/store/settings.js';
+import { loadPageSecret, putSetting } from '../core/store/settings.js';
 import type { Resolver } from '../core/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../core/webhooks/dispatcher.js';
 import { startRetention, startWebhookRetention } from '../core/webhooks/retention.js';
@@ -51,6 +56,8 @@ export interface ServiceOverrides {
   /** Webhook host resolver (the SSRF guard checks what it returns, at connect time) and retry jitter source. */
   webhookResolver?: Resolver;
   webhookRandom?: () => number;
+  /** TLS options of the SMTP relay connection (the tests' self-signed certificate). */
+  mailTls?: ConnectionOptions;
 }
 
 export interface Service {
@@ -64,6 +71,8 @@ export interface Service {
   /** Delivers the webhook outbox; started by start(), woken by payment changes. */
   webhooks: WebhookDispatcher;
   metrics: ServiceMetrics;
+  /** Delivers the mail outbox through SMTP_URL; null without one (mail waits in the outbox). */
+  mail: MailDispatcher | null;
   /** Starts the background work: chain watchers, webhook dispatch, expiry sweep, sandbox blocks, housekeeping. */
   start(): void;
   /**
@@ -174,6 +183,29 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     },
   );
 
+  const mailTransport =
+    config.SMTP_URL && config.MAIL_FROM
+      ? new MailTransport({
+          url: config.SMTP_URL,
+          from: config.MAIL_FROM,
+          timeoutMs: config.MAIL_TIMEOUT_MS,
+          maxConnections: Math.min(config.MAIL_CONCURRENCY, 5),
+          ...(o.mailTls ? { tls: o.mailTls } : {}),
+        })
+      : null;
+  const mail = mailTransport
+    ? new MailDispatcher(
+        { db: store.db, dialect: store.dialect, clock, logger, changes, onOutcome: metrics.onMailOutcome },
+        mailTransport,
+        {
+          concurrency: config.MAIL_CONCURRENCY,
+          // Connect, greet, TLS, AUTH and the message's commands each have the budget; plus a margin.
+          leaseMs: 5 * config.MAIL_TIMEOUT_MS + 5_000,
+          pollMs: config.MAIL_POLL_MS,
+        },
+      )
+    : null;
+
   const deps: ApiDeps = {
     db: store.db,
     dialect: store.dialect,
@@ -196,9 +228,12 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     clientAddress: clientAddressVia(config.TRUST_PROXY),
     watchers,
     webhooks,
+    mail: { wake: () => mail?.wake(), relay: mail !== null },
     sweepers,
     utxoNetOf,
   };
+  // Customer mails are written inside payment changes, where only the store is at hand: their links' base lives there.
+  await putSetting(store.db, PUBLIC_URL_SETTING, config.PUBLIC_URL);
   const app = createApp(deps, { watchers, metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
   const stops: (() => void | Promise<void>)[] = [];
 
@@ -211,8 +246,14 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     watchers,
     webhooks,
     metrics,
+    mail,
     start() {
       webhooks.start();
+      if (mail) mail.start();
+      else logger.info('no SMTP_URL: mail stays in the outbox, owners read it in the dashboard');
+      stops.push(
+        startRetention(deps, 'sent mail', config.MAIL_RETENTION_DAYS, (before) => pruneSentMail(deps.db, before)),
+      );
       watchers.start();
       stops.push(() => watchers.stop());
       for (const s of sweepers) {
@@ -237,7 +278,9 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       await Promise.all(stops.splice(0).map((s) => s()));
       await deps.keyUsage.flush();
       await webhooks.stop(opts.webhookGraceMs);
+      await mail?.stop(opts.webhookGraceMs);
       webhookTransport.close();
+      mailTransport?.close();
       await store.close();
     },
   };

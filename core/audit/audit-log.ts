@@ -42,6 +42,8 @@ export const auditActions = [
   'two_factor.disable',
   'two_factor.recovery_code',
   'two_factor.require',
+  'mail.settings',
+  'mail.test',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

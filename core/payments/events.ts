@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { iso } from '../clock.js';
 import { uuid } from '../ids.js';
+import { enqueueCustomerMail } from '../mail/customer-mails.js';
 import { stringifyJson } from '../money/decimal.js';
 import type { Database } from '../store/schema.js';
 import { insertDeliveryForEvent } from '../webhooks/deliveries.js';
@@ -49,6 +50,8 @@ export async function insertPaymentEvent(trx: Kysely<Database>, p: Payment, now:
     { eventId: id, merchantId: p.merchant_id, paymentId: p.id, sequence: p.sequence, payload },
     now,
   );
+  // And the customer's mail about it (receipt, underpaid, expired partly paid), under the same rule.
+  await enqueueCustomerMail(trx, p, now);
   return id;
 }
 

@@ -1,4 +1,11 @@
 import type { Generated } from 'kysely';
+import type {
+  DashboardKnownClientTable,
+  MailAttemptTable,
+  MailOutboxTable,
+  MerchantMailSettingTable,
+  PaymentMailLocaleTable,
+} from './schema-mail.js';
 import type { CustomerCurrencyChoiceTable } from './schema-walk.js';
 
 /**
@@ -360,6 +367,11 @@ export interface Database {
   merchant_payouts: MerchantPayoutTable;
   evm_forwarders: EvmForwarderTable;
   evm_sweeps: EvmSweepTable;
+  mail_outbox: MailOutboxTable;
+  mail_attempts: MailAttemptTable;
+  merchant_mail_settings: MerchantMailSettingTable;
+  dashboard_known_clients: DashboardKnownClientTable;
+  payment_mail_locales: PaymentMailLocaleTable;
 }
 
 /** A live merchant's payout address per chain family (`evm`): where its payments' forwarders send funds. */

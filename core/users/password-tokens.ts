@@ -12,6 +12,7 @@ import { hashToken } from './sessions.js';
 type Db = Kysely<Database>;
 
 /** How long a set-password link works. */
+
 export const PASSWORD_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Voids every unused link of a user (a new link, a reset by password, a deactivation). */
@@ -25,7 +26,12 @@ export async function voidPasswordTokens(db: Db, userId: string, now: number): P
 }
 
 /** A new link for a user, voiding the earlier ones; inside the caller's transaction when given one. */
-export async function issuePasswordToken(db: Db, userId: string, now: number): Promise<string> {
+export async function issuePasswordToken(
+  db: Db,
+  userId: string,
+  now: number,
+  ttlMs = PASSWORD_LINK_TTL_MS,
+): Promise<string> {
   const token = `pw_${secretToken(32)}`;
   const write = async (trx: Db) => {
     await voidPasswordTokens(trx, userId, now);
@@ -35,7 +41,7 @@ export async function issuePasswordToken(db: Db, userId: string, now: number): P
         token_hash: hashToken(token),
         user_id: userId,
         created_at: now,
-        expires_at: now + PASSWORD_LINK_TTL_MS,
+        expires_at: now + ttlMs,
         used_at: null,
       })
       .execute();

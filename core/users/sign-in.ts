@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import { AppError, invalid } from '../errors.js';
+import { enqueueSecurityNotice, noteClientAddress } from '../mail/account-mails.js';
 import type { Database } from '../store/schema.js';
 import { passwordProblem } from './accounts.js';
 import { membershipsOf } from './memberships.js';
@@ -28,7 +29,8 @@ import {
 } from './two-factor.js';
 import { findUserByEmail, getUser, normalEmail, recordSignIn, setPasswordHash } from './users.js';
 
-type Deps = { db: Kysely<Database>; clock: Clock };
+/** `settings.publicUrl` builds the links of the security notices a sign-in or a new password sends. */
+type Deps = { db: Kysely<Database>; clock: Clock; settings: { publicUrl: string } };
 
 /** A sign-in is about a person, not a merchant: each merchant the user belongs to gets the entry. */
 async function auditInEachMerchant(
@@ -45,6 +47,22 @@ async function auditInEachMerchant(
       action,
       address,
     });
+}
+
+/** A sign-in from a client address the user never signed in from before earns a notice (not the very first). */
+async function noticeNewAddress(
+  trx: Kysely<Database>,
+  user: { id: string; email: string },
+  address: string,
+  publicUrl: string,
+  now: number,
+): Promise<void> {
+  if (await noteClientAddress(trx, user.id, address, now))
+    await enqueueSecurityNotice(
+      trx,
+      { to: user.email, notice: { kind: 'new_client_address', address }, publicUrl },
+      now,
+    );
 }
 
 function minutes(seconds: number): string {
@@ -86,7 +104,7 @@ export type SignInResult =
  * Wrong e-mail and wrong password read alike and take alike long (passwords.ts), so addresses cannot be probed.
  */
 export async function signIn(
-  { db, clock }: Deps,
+  { db, clock, settings }: Deps,
   o: { email: string; password: string; address: string },
 ): Promise<SignInResult> {
   const now = clock.now();
@@ -112,6 +130,7 @@ export async function signIn(
     const s = await createSession(trx, user.id, now);
     await recordSignIn(trx, user.id, now);
     await auditInEachMerchant(trx, user, 'sign_in', o.address, now);
+    await noticeNewAddress(trx, user, o.address, settings.publicUrl, now);
     return s;
   });
   return { token, userId: user.id };
@@ -124,7 +143,7 @@ export async function signIn(
  * use, the session and the audit entries commit together.
  */
 export async function signInWithCode(
-  { db, clock }: Deps,
+  { db, clock, settings }: Deps,
   o: { pendingToken: string; code: string; address: string },
 ): Promise<{ token: string; userId: string; email: string }> {
   const now = clock.now();
@@ -143,6 +162,7 @@ export async function signInWithCode(
     const s = await createSession(trx, user.id, now);
     await recordSignIn(trx, user.id, now);
     await auditInEachMerchant(trx, user, 'sign_in', o.address, now);
+    await noticeNewAddress(trx, user, o.address, settings.publicUrl, now);
     if (kind === 'recovery') {
       const { recoveryCodesLeft } = await twoFactorOf(trx, user.id);
       for (const m of await membershipsOf(trx, user.id))
@@ -175,7 +195,7 @@ export async function signInWithCode(
  * the user ends, in one transaction.
  */
 export async function setPasswordWithToken(
-  { db, clock }: Deps,
+  { db, clock, settings }: Deps,
   token: string,
   password: string,
   address: string,
@@ -191,10 +211,17 @@ export async function setPasswordWithToken(
         'NOT_FOUND',
         'This link is not valid: it was used already, it expired, or it was mistyped. Ask for a new one.',
       );
+    const user = await getUser(trx, userId);
     await setPasswordHash(trx, userId, hash, now);
     await endUserSessions(trx, userId);
     // Audited in each merchant of the user, like a sign-in: the link's user is the actor (never the token).
-    const user = await getUser(trx, userId);
     if (user) await auditInEachMerchant(trx, user, 'password.set', address, now);
+    // A first password (an invitation) is no news; a replaced one (a forgotten password) is.
+    if (user?.password_hash)
+      await enqueueSecurityNotice(
+        trx,
+        { to: user.email, notice: { kind: 'password_changed' }, publicUrl: settings.publicUrl },
+        now,
+      );
   });
 }

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
+import { enqueueSecurityNotice } from '../../core/mail/account-mails.js';
 import { changePassword } from '../../core/users/accounts.js';
 import { MAX_PASSWORD_LENGTH } from '../../core/users/passwords.js';
 import { auditAccountChange } from '../audit.js';
@@ -26,8 +27,16 @@ export function registerChangePassword(app: Hono<DashEnv>, x: DashCtx): void {
     await changePassword(
       x.deps,
       { userId: s.userId, current: data.current_password, next: data.new_password, keepSessionId: s.id },
-      (trx) => auditAccountChange(x, c, trx, 'password.change'),
+      async (trx) => {
+        await auditAccountChange(x, c, trx, 'password.change');
+        await enqueueSecurityNotice(
+          trx,
+          { to: s.email, notice: { kind: 'password_changed' }, publicUrl: x.deps.settings.publicUrl },
+          x.deps.clock.now(),
+        );
+      },
     );
+    x.deps.mail.wake();
     return ok(c, null, 'Password changed; your other sessions were signed out');
   });
 }

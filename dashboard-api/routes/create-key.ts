@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
+import { enqueueSecurityNotice } from '../../core/mail/account-mails.js';
 import { displayPrefix } from '../../core/merchants/keys.js';
 import { issueKey } from '../../core/merchants/merchants.js';
 import { audited } from '../audit.js';
@@ -29,7 +30,20 @@ export function registerCreateKey(app: Hono<DashEnv>, x: DashCtx): void {
     const k = await audited(
       x,
       c,
-      (trx) => issueKey(trx, x.deps.clock, c.get('merchant').id, data.kind, label),
+      async (trx) => {
+        const k = await issueKey(trx, x.deps.clock, c.get('merchant').id, data.kind, label);
+        // A key made from a stolen session is what the notice is for; it names the key, never contains it.
+        await enqueueSecurityNotice(
+          trx,
+          {
+            to: c.get('signedIn').email,
+            notice: { kind: 'api_key_created', merchantName: c.get('merchant').name, keyKind: data.kind, label },
+            publicUrl: x.deps.settings.publicUrl,
+          },
+          x.deps.clock.now(),
+        );
+        return k;
+      },
       // The prefix identifies the key on the Keys page; the key itself never reaches the log.
       (r) => ({
         action: 'key.create',
@@ -37,6 +51,7 @@ export function registerCreateKey(app: Hono<DashEnv>, x: DashCtx): void {
         details: { kind: data.kind, prefix: displayPrefix(r.key), label },
       }),
     );
+    x.deps.mail.wake();
     return ok(c, { id: k.id, kind: data.kind, label, key: k.key }, 'Key created: copy it now, it is shown once', 201);
   });
 }

@@ -19,6 +19,7 @@ export function registerSetPassword(app: Hono<DashEnv>, x: DashCtx): void {
   app.post('/password', async (c) => {
     const { data } = await readJson(c, setPasswordSchema, x.deps.limits.bodyBytes);
     await setPasswordWithToken(x.deps, data.token, data.password, x.clientAddress(c));
+    x.deps.mail.wake();
     return ok(c, null, 'Password set: sign in with it now');
   });
 }

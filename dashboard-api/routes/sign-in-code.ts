@@ -24,6 +24,7 @@ export function registerSignInCode(app: Hono<DashEnv>, x: DashCtx): void {
       address: x.clientAddress(c),
     });
     setSessionCookie(c, x.deps, s.token);
+    x.deps.mail.wake();
     return ok(c, await meView(x.deps.db, { userId: s.userId, email: s.email, token: s.token }), 'Signed in');
   });
 }

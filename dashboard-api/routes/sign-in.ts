@@ -23,6 +23,7 @@ export function registerSignIn(app: Hono<DashEnv>, x: DashCtx): void {
   app.post('/session', async (c) => {
     const { data } = await readJson(c, signInSchema, x.deps.limits.bodyBytes);
     const s = await signIn(x.deps, { email: data.email, password: data.password, address: x.clientAddress(c) });
+    x.deps.mail.wake();
     if (s.pendingToken !== undefined)
       return ok(
         c,

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
+import { enqueueSecurityNotice } from '../../core/mail/account-mails.js';
 import { MAX_PASSWORD_LENGTH } from '../../core/users/passwords.js';
 import { disableTwoFactor } from '../../core/users/two-factor.js';
 import { auditAccountChange } from '../audit.js';
@@ -31,8 +32,20 @@ export function registerTwoFactorDisable(app: Hono<DashEnv>, x: DashCtx): void {
     await disableTwoFactor(
       x.deps.db,
       { userId: c.get('signedIn').userId, code: data.code, password: data.password, now: x.deps.clock.now() },
-      (trx) => auditAccountChange(x, c, trx, 'two_factor.disable'),
+      async (trx) => {
+        await auditAccountChange(x, c, trx, 'two_factor.disable');
+        await enqueueSecurityNotice(
+          trx,
+          {
+            to: c.get('signedIn').email,
+            notice: { kind: 'two_factor_disabled' },
+            publicUrl: x.deps.settings.publicUrl,
+          },
+          x.deps.clock.now(),
+        );
+      },
     );
+    x.deps.mail.wake();
     return ok(c, null, 'Two-factor sign-in is off');
   });
 }

@@ -5,6 +5,7 @@ import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { currencyCodeSchema } from '../../api-kit/schemas.js';
 import { choosePayment } from '../../core/checkout/checkout.js';
+import { rememberMailLocale } from '../../core/mail/customer-mails.js';
 import type { DropinEnv } from '../context.js';
 import { checkoutPaymentView, hostedToken } from '../views.js';
 
@@ -21,6 +22,8 @@ export function registerChooseCurrency(app: Hono<DropinEnv>, deps: ApiDeps, clie
     const { payment, created } = await choosePayment(deps, x, data.currency, clientAddress(c));
     const view = await checkoutPaymentView(deps, payment);
     if (!created) return ok(c, { payment: view }, 'Payment unchanged');
+    // The customer's language, for the mails about this payment (receipt, underpaid).
+    await rememberMailLocale(deps.db, payment.id, c.req.header('accept-language'));
     // A hosted page moves to the new payment's own page token; a drop-in session keeps the token the popup has.
     const answer =
       x.kind === 'hosted' ? { session_token: hostedToken(deps, payment.id), payment: view } : { payment: view };

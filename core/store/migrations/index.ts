@@ -15,6 +15,7 @@ import * as paymentSearch from './0013-payment-search.js';
 import * as accountsAudit from './0014-accounts-audit.js';
 import * as monero from './0015-monero.js';
 import * as twoFactor from './0016-two-factor.js';
+import * as mail from './0018-mail.js';
 import * as priceCurrencies from './0019-price-currencies.js';
 import * as walk from './0023-walk.js';
 
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0014-accounts-audit': accountsAudit,
   '0015-monero': monero,
   '0016-two-factor': twoFactor,
+  '0018-mail': mail,
   '0019-price-currencies': priceCurrencies,
   '0023-walk': walk,
 };

@@ -1,0 +1,126 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { Mail } from './outbox.js';
+import type { SendOutcome } from './transport.js';
+
+/**
+ * Leases up to `limit` due mails for `owner`: one conditional UPDATE re-checks due-ness, so of several processes
+ * racing for a row exactly one gets it (PostgreSQL adds FOR UPDATE SKIP LOCKED so racers skip rather than wait;
+ * SQLite's single writer makes the UPDATE atomic already). Taking the lease bumps `attempts`, which names the attempt.
+ * The webhook outbox's scheme (core/webhooks/leases.ts), without per-endpoint lanes: there is one relay.
+ */
+export async function claimDueMails(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+  o: { owner: string; now: number; leaseMs: number; limit: number },
+): Promise<Mail[]> {
+  if (o.limit <= 0) return [];
+  return db
+    .updateTable('mail_outbox')
+    .set({ lease_owner: o.owner, lease_until: o.now + o.leaseMs, attempts: sql`attempts + 1` })
+    .where('id', 'in', (eb) => {
+      const q = eb
+        .selectFrom('mail_outbox')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', o.now)
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', o.now)]))
+        .orderBy('next_attempt_at')
+        .limit(o.limit);
+      return dialect === 'postgres' ? q.forUpdate().skipLocked() : q;
+    })
+    .returningAll()
+    .execute();
+}
+
+/** Gives back leases of mails this process claimed but never handed to the relay (a stop), uncounted. */
+export async function releaseMailLeases(db: Kysely<Database>, owner: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('mail_outbox')
+    .set({ lease_owner: null, lease_until: null, attempts: sql`attempts - 1` })
+    .where('id', 'in', ids)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+export interface MailAttemptRecord {
+  mail: Mail;
+  startedAt: number;
+  durationMs: number;
+  outcome: SendOutcome;
+  /** When a retry goes; null makes a retry final (schedule exhausted). */
+  nextAttemptAt: number | null;
+}
+
+/**
+ * Records attempts and releases their leases in one transaction. A row whose lease was lost (this process stalled
+ * past it and another took it) keeps the new holder's state; the attempt is still logged.
+ */
+export async function recordMailAttempts(
+  db: Kysely<Database>,
+  owner: string,
+  now: number,
+  records: MailAttemptRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('mail_attempts')
+      .values(
+        records.map((r) => ({
+          mail_id: r.mail.id,
+          attempt_no: r.mail.attempts,
+          started_at: r.startedAt,
+          duration_ms: r.durationMs,
+          code: r.outcome.code,
+          response: r.outcome.response,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['mail_id', 'attempt_no']).doNothing())
+      .execute();
+    for (const r of records) {
+      const o = r.outcome;
+      const status = o.kind === 'sent' ? 'sent' : o.kind === 'retry' && r.nextAttemptAt !== null ? 'pending' : 'failed';
+      await trx
+        .updateTable('mail_outbox')
+        .set({
+          status,
+          next_attempt_at: status === 'pending' ? r.nextAttemptAt : null,
+          lease_owner: null,
+          lease_until: null,
+          last_code: o.code,
+          last_response: o.response,
+          updated_at: now,
+          sent_at: status === 'sent' ? now : null,
+        })
+        .where('id', '=', r.mail.id)
+        .where('lease_owner', '=', owner)
+        .execute();
+    }
+  });
+}
+
+/** When the next unleased pending mail falls due, so an idle dispatcher knows whether to look again soon. */
+export async function nextMailDueAt(db: Kysely<Database>): Promise<number | null> {
+  const r = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+    .where('status', '=', 'pending')
+    .where('lease_until', 'is', null)
+    .executeTakeFirst();
+  return r?.due === null || r?.due === undefined ? null : Number(r.due);
+}
+
+/** Pending mails and when the oldest was written (the metrics' backlog gauge). */
+export async function mailBacklog(db: Kysely<Database>): Promise<{ count: number; oldestCreatedAt: number | null }> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min<number | null>('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return {
+    count: Number(row?.n ?? 0),
+    oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
+  };
+}
