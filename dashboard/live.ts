@@ -85,3 +85,16 @@ export function onReconnect(listener: () => void): () => void {
   reconnectListeners.add(listener);
   return () => reconnectListeners.delete(listener);
 }
+
+// The browser knows first when the device goes offline: an open stream may hang without an error until a packet is
+// lost. Offline shows at once; back online, the stream is opened anew and followers read what they show again.
+window.addEventListener('offline', () => {
+  connected.value = false;
+});
+window.addEventListener('online', () => {
+  const merchantId = following;
+  if (!merchantId) return;
+  stopFollowing();
+  reopened = true;
+  followMerchant(merchantId);
+});

@@ -100,11 +100,9 @@ export function PosPage({ merchantId }: { merchantId: string }) {
         sale.value = { ...current, payment: e.payment };
     });
     const stopReconnect = onReconnect(() => void refresh());
-    window.addEventListener('online', refresh);
     return () => {
       stopEvents();
       stopReconnect();
-      window.removeEventListener('online', refresh);
     };
   }, [merchantId]);
 
