@@ -102,9 +102,16 @@ export function requireSession(x: DashCtx): MiddlewareHandler<DashEnv> {
 }
 
 /**
+ * The routes of a merchant a cashier reaches (every other is 403, whatever the method): the point of sale (taking a
+ * payment, reading its status, today's sales), the live event stream its status screen follows, and the assets.
+ */
+const CASHIER_ROUTES = /\/merchants\/[\w-]+\/(?:events|assets|pos\/payments(?:\/[\w-]+)?|pos\/sales)$/;
+
+/**
  * Routes of one merchant (`/merchants/:merchant_id/...`): the signed-in user must belong to it, else it reads as
  * not found, like any resource of another merchant. Reading is for every member; only an owner changes anything.
- * A merchant that requires two-factor refuses members without it (403) until they turn it on.
+ * Cashiers reach the point of sale only (CASHIER_ROUTES). A merchant that requires two-factor refuses members
+ * without it (403) until they turn it on.
  */
 export function requireMember(x: DashCtx): MiddlewareHandler<DashEnv> {
   return async (c, next) => {
@@ -118,7 +125,12 @@ export function requireMember(x: DashCtx): MiddlewareHandler<DashEnv> {
         'FORBIDDEN',
         'This merchant requires two-factor sign-in: turn it on under Account security, then come back',
       );
-    if (CHANGES.has(c.req.method) && role !== 'owner')
+    if (role === 'cashier' && !CASHIER_ROUTES.test(c.req.path))
+      throw new AppError(
+        'FORBIDDEN',
+        "Cashiers take payments at the point of sale and see today's sales; refunds, exports, keys and settings are for an owner of this merchant",
+      );
+    if (role === 'viewer' && CHANGES.has(c.req.method))
       throw new AppError('FORBIDDEN', 'Viewers can read but not change anything; ask an owner of this merchant');
     c.set('merchant', merchant);
     c.set('role', role);

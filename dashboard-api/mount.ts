@@ -5,6 +5,7 @@ import type { ApiDeps } from '../api-kit/deps.js';
 import { AppError } from '../core/errors.js';
 import { PUBLIC_DIR } from '../core/paths.js';
 import { staticFiles } from '../dropin-api/static-files.js';
+import { registerAppManifest } from './app-manifest.js';
 import { createDashboardApi } from './index.js';
 
 /**
@@ -16,6 +17,7 @@ export function mountDashboard(app: Hono, deps: ApiDeps): void {
   app.route('/dashboard/api', createDashboardApi(deps, deps.clientAddress));
   const assets = staticFiles(PUBLIC_DIR, { maxAge: 31_536_000 });
   app.get('/dashboard/assets/*', async (c) => (await assets(c, new URL(c.req.url).pathname.slice(1))) ?? c.notFound());
+  registerAppManifest(app);
   app.get('/dashboard', (c) => c.redirect('/dashboard/', 301));
   const shell = async (c: Context) => {
     if (c.req.path.startsWith('/dashboard/api/')) return c.notFound();

@@ -4,9 +4,11 @@ import { Layout } from './layout.js';
 import { AuditPage } from './pages/audit.js';
 import { BalancesPage } from './pages/balances.js';
 import { KeysPage } from './pages/keys.js';
+import { LinkPage, LinksPage } from './pages/links.js';
 import { OverviewPage } from './pages/overview.js';
 import { PaymentPage } from './pages/payment.js';
 import { PaymentsPage } from './pages/payments.js';
+import { PosPage } from './pages/pos.js';
 import { SellPage } from './pages/sell.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
@@ -23,7 +25,7 @@ import { PageTitle } from './ui/page.js';
 loadMe();
 
 /** The page of a merchant route, for a member of that merchant. */
-function merchantPage(route: Exclude<Route, { name: 'home' | 'set-password' | 'not-found' }>) {
+function merchantPage(route: Exclude<Route, { name: 'home' | 'set-password' | 'not-found' | 'pos-home' }>) {
   switch (route.name) {
     case 'overview':
       return <OverviewPage merchantId={route.merchantId} />;
@@ -49,6 +51,12 @@ function merchantPage(route: Exclude<Route, { name: 'home' | 'set-password' | 'n
       return <UsersPage merchantId={route.merchantId} />;
     case 'audit':
       return <AuditPage merchantId={route.merchantId} />;
+    case 'links':
+      return <LinksPage merchantId={route.merchantId} />;
+    case 'link':
+      return <LinkPage merchantId={route.merchantId} linkId={route.linkId} />;
+    case 'pos':
+      return <PosPage merchantId={route.merchantId} />;
   }
 }
 
@@ -70,13 +78,16 @@ export function App() {
   const who = me.value;
   const first = who?.merchants[0];
   useEffect(() => {
-    if (route.name === 'home' && first) navigate(pagePath(first.merchant_id, 'overview'), true);
+    // A cashier's place is the point of sale; the installed app opens there for everyone.
+    const start = route.name === 'pos-home' || first?.role === 'cashier' ? 'pos' : 'overview';
+    if ((route.name === 'home' || route.name === 'pos-home') && first)
+      navigate(pagePath(first.merchant_id, start), true);
   }, [route.name, first?.merchant_id]);
 
   if (route.name === 'set-password') return <SetPasswordPage />;
   if (who === undefined) return <p class="loading">Loading…</p>;
   if (who === null || sessionLost.value !== null) return <SignInPage reason={sessionLost.value} />;
-  if (route.name === 'home')
+  if (route.name === 'home' || route.name === 'pos-home')
     return first ? null : (
       <Layout merchantId={null}>
         <PageTitle title="No merchants">No merchants yet</PageTitle>

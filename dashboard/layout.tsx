@@ -7,7 +7,9 @@ import { Link } from './ui/link.js';
 
 const NAV = [
   ['overview', 'Overview'],
+  ['pos', 'Point of sale'],
   ['sell', 'Payment links'],
+  ['links', 'Reusable links'],
   ['payments', 'Payments'],
   ['balances', 'Balances'],
   ['sweeps', 'Sweeps'],
@@ -72,7 +74,7 @@ export function Layout({ merchantId, children }: { merchantId: string | null; ch
       {merchantId ? (
         <nav aria-label="Dashboard">
           <ul>
-            {NAV.map(([p, label]) => (
+            {(current?.role === 'cashier' ? NAV.filter(([p]) => p === 'pos') : NAV).map(([p, label]) => (
               <li key={p}>
                 <Link href={pagePath(merchantId, p)} aria-current={page === p ? 'page' : undefined}>
                   {label}

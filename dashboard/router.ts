@@ -43,10 +43,14 @@ export type Route =
         | 'settings'
         | 'try'
         | 'users'
-        | 'audit';
+        | 'audit'
+        | 'links'
+        | 'pos';
       merchantId: string;
     }
   | { name: 'payment'; merchantId: string; paymentId: string }
+  | { name: 'link'; merchantId: string; linkId: string }
+  | { name: 'pos-home' }
   | { name: 'not-found' };
 
 const PAGES = new Set([
@@ -61,16 +65,21 @@ const PAGES = new Set([
   'try',
   'users',
   'audit',
+  'links',
+  'pos',
 ]);
 
 /** What a path shows. */
 export function routeOf(path: string): Route {
   if (path === '/dashboard/' || path === '/dashboard') return { name: 'home' };
   if (path === '/dashboard/set-password') return { name: 'set-password' };
+  // The installed point of sale starts here (its manifest's start_url) and goes to the first merchant's.
+  if (path === '/dashboard/pos') return { name: 'pos-home' };
   const mm = /^\/dashboard\/m\/([\w-]+)\/([a-z]+)(?:\/([\w-]+))?\/?$/.exec(path);
   if (mm?.[1] && mm[2]) {
     const [, merchantId, page, id] = mm;
     if (page === 'payments' && id) return { name: 'payment', merchantId, paymentId: id };
+    if (page === 'links' && id) return { name: 'link', merchantId, linkId: id };
     if (!id && PAGES.has(page)) return { name: page as 'payments', merchantId };
   }
   return { name: 'not-found' };

@@ -5,7 +5,7 @@ export interface MerchantRef {
   merchant_id: string;
   name: string;
   mode: 'test' | 'live';
-  role: 'owner' | 'viewer';
+  role: 'owner' | 'viewer' | 'cashier';
   /** The merchant's owner requires two-factor of every member. */
   two_factor_required: boolean;
 }

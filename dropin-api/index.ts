@@ -9,6 +9,7 @@ import { registerChooseCurrency } from './routes/choose-currency.js';
 import { registerCreateSession } from './routes/create-session.js';
 import { registerCurrencies } from './routes/currencies.js';
 import { registerEvents } from './routes/events.js';
+import { registerPayLink } from './routes/pay-link.js';
 import { registerReadSession } from './routes/read-session.js';
 import { registerSimulate } from './routes/simulate.js';
 
@@ -43,6 +44,7 @@ export function createDropinApi(deps: ApiDeps, o: DropinApiOptions): Hono<Dropin
   registerChooseCurrency(app, deps, o.clientAddress);
   registerEvents(app, deps, o.clientAddress);
   registerSimulate(app, deps);
+  registerPayLink(app, x);
   answerOtherMethods(app);
   return app;
 }

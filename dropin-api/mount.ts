@@ -1,11 +1,13 @@
 import type { Context, Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
+import { RateLimiter } from '../api-kit/rate-limit.js';
 import { pageTokenValid } from '../core/checkout/page-token.js';
 import { PUBLIC_DIR } from '../core/paths.js';
 import { findPayment } from '../core/payments/store.js';
 import { demoPublicKey } from './demo.js';
 import { hostedPageHtml, invalidPageHtml } from './hosted-page.js';
 import { createDropinApi } from './index.js';
+import { registerLinkPage } from './link-page.js';
 import { staticFiles } from './static-files.js';
 
 const DEMO_PRELOADS = [
@@ -53,6 +55,8 @@ export function mountDropin(app: Hono, deps: ApiDeps): void {
     });
   });
   app.get('/demo/:file', (c) => serve(c, `demo/${c.req.param('file')}`));
+
+  registerLinkPage(app, deps, new RateLimiter(deps.limits.ratePerSecond, () => deps.clock.now()));
 
   app.get('/pay/:payment_id', async (c) => {
     const id = c.req.param('payment_id');

@@ -1,9 +1,9 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { qrMatrix } from '../core/qr/encode.js';
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+export const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-function pngChunk(type: string, data: Buffer): Buffer {
+export function pngChunk(type: string, data: Buffer): Buffer {
   const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
   const out = Buffer.alloc(typed.length + 8);
   out.writeUInt32BE(data.length, 0);

@@ -115,6 +115,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reusable payment links
+         * @description Newest first in keyset pages: pass `next_cursor` as `cursor` for the next page.
+         */
+        get: operations["listLinks"];
+        put?: never;
+        /**
+         * Create a reusable payment link
+         * @description A fixed `amount`, or none: then the customer enters the amount on the page, between `min_amount` and `max_amount` when given. `currencies` limits the assets offered; `max_payments` and `ends_at` limit the link (an unpaid payment that expires frees its place). Each visit of `url` asks the customer's e-mail (and amount) and makes a new payment exactly as POST /payments does.
+         */
+        post: operations["createLink"];
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, GET, HEAD, OPTIONS.
+         */
+        options: operations["listLinksOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`listLinks`) does, with the same status and headers and no body.
+         */
+        head: operations["listLinksHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/links/{link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a reusable payment link and its totals
+         * @description Its payments are listed by GET /payments like any other (their `order_description` is the link's name). Another merchant's link is a 404.
+         */
+        get: operations["getLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, PATCH, HEAD, OPTIONS.
+         */
+        options: operations["getLinkOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`getLink`) does, with the same status and headers and no body.
+         */
+        head: operations["getLinkHead"];
+        /**
+         * Change or deactivate a reusable payment link
+         * @description Any field of POST /links; `null` clears an optional one. Payments already made are not changed. Another merchant's link is a 404.
+         */
+        patch: operations["updateLink"];
+        trace?: never;
+    };
     "/currencies": {
         parameters: {
             query?: never;
@@ -780,6 +844,88 @@ export interface components {
                 origin_ip: string;
             };
         };
+        ReusableLink: {
+            /** @example plk_4v9k2m8q1x7c3b5n0z6w */
+            id: string;
+            name: string;
+            /** @description The public page customers open; each visit makes a new payment */
+            url: string;
+            /**
+             * @description Whether a visit makes a payment now: `active`, or why not
+             * @enum {string}
+             */
+            status: "active" | "inactive" | "ended" | "limit_reached";
+            active: boolean;
+            /** @enum {string} */
+            amount_type: "fixed" | "customer";
+            /** @description The fixed price; null when the customer enters the amount */
+            amount: number | null;
+            min_amount: number | null;
+            max_amount: number | null;
+            price_currency: string;
+            /** @description Assets offered; null offers every enabled asset */
+            currencies: string[] | null;
+            max_payments: number | null;
+            ends_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        ReusableLinkDetail: {
+            /** @example plk_4v9k2m8q1x7c3b5n0z6w */
+            id: string;
+            name: string;
+            /** @description The public page customers open; each visit makes a new payment */
+            url: string;
+            /**
+             * @description Whether a visit makes a payment now: `active`, or why not
+             * @enum {string}
+             */
+            status: "active" | "inactive" | "ended" | "limit_reached";
+            active: boolean;
+            /** @enum {string} */
+            amount_type: "fixed" | "customer";
+            /** @description The fixed price; null when the customer enters the amount */
+            amount: number | null;
+            min_amount: number | null;
+            max_amount: number | null;
+            price_currency: string;
+            /** @description Assets offered; null offers every enabled asset */
+            currencies: string[] | null;
+            max_payments: number | null;
+            ends_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            updated_at: string;
+            /** @description An SVG data URL of a QR code of the link's URL, for print */
+            qr_code_url: string;
+            totals: {
+                price_currency: string;
+                /** @description Payments the link made */
+                payments: number;
+                /** @description Of them, paid in full (finished) */
+                paid_payments: number;
+                /**
+                 * @description The sum of their prices
+                 * @example 0.00153847
+                 */
+                paid_amount: number;
+            }[];
+        };
         WebhookDelivery: {
             /** @example dlv_3kD9sQ1w */
             delivery_id: string;
@@ -962,6 +1108,56 @@ export interface components {
                 payments: components["schemas"]["PaymentStatus"][];
                 next_cursor: string | null;
             };
+        };
+        CreateLinkRequest: {
+            name: string;
+            amount?: number;
+            min_amount?: number;
+            max_amount?: number;
+            price_currency?: string;
+            currencies?: string[];
+            max_payments?: number;
+            /** Format: date-time */
+            ends_at?: string;
+            active?: boolean;
+        };
+        CreateLinkResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["ReusableLinkDetail"];
+        };
+        ListLinksResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                links: components["schemas"]["ReusableLink"][];
+                next_cursor: string | null;
+            };
+        };
+        GetLinkResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["ReusableLinkDetail"];
+        };
+        UpdateLinkRequest: {
+            name?: string;
+            amount?: number | null;
+            min_amount?: number | null;
+            max_amount?: number | null;
+            price_currency?: string;
+            currencies?: string[] | null;
+            max_payments?: number | null;
+            ends_at?: string | null;
+            active?: boolean;
+        };
+        UpdateLinkResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["ReusableLinkDetail"];
         };
         ListCurrenciesResponse: {
             /** @constant */
@@ -1723,6 +1919,327 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    listLinks: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListLinksResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            405: components["responses"]["Error405"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Workshop seat",
+                 *       "amount": 25,
+                 *       "currencies": [
+                 *         "btc",
+                 *         "ltc"
+                 *       ],
+                 *       "max_payments": 20
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Link created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateLinkResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listLinksOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listLinksHead: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed: `errors` maps each field to its messages; nothing was written (no body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Link id
+                 * @example plk_4v9k2m8q1x7c3b5n0z6w
+                 */
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetLinkResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getLinkOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Link id
+                 * @example plk_4v9k2m8q1x7c3b5n0z6w
+                 */
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getLinkHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Link id
+                 * @example plk_4v9k2m8q1x7c3b5n0z6w
+                 */
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown route (with or without a key), or no such resource for this merchant (no body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    updateLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Link id
+                 * @example plk_4v9k2m8q1x7c3b5n0z6w
+                 */
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Link updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateLinkResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
         };
     };
     listCurrencies: {

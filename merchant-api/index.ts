@@ -4,12 +4,15 @@ import { RateLimiter } from '../api-kit/rate-limit.js';
 import { answerOtherMethods, refuseUnknownRoutes } from '../api-kit/routes.js';
 import { limitPerAddress, type MerchantEnv, requireSecretKey } from './auth.js';
 import { registerBalances } from './routes/balances.js';
+import { registerCreateLink } from './routes/create-link.js';
 import { registerCreatePayment } from './routes/create-payment.js';
 import { registerEstimate } from './routes/estimate.js';
 import { registerGetDelivery } from './routes/get-delivery.js';
+import { registerGetLink } from './routes/get-link.js';
 import { registerGetPayment } from './routes/get-payment.js';
 import { registerListCurrencies } from './routes/list-currencies.js';
 import { registerListDeliveries } from './routes/list-deliveries.js';
+import { registerListLinks } from './routes/list-links.js';
 import { registerListPayments } from './routes/list-payments.js';
 import { registerMinimumAmount } from './routes/minimum-amount.js';
 import { registerOpenApiJson } from './routes/openapi-json.js';
@@ -17,6 +20,7 @@ import { registerRedeliver } from './routes/redeliver.js';
 import { registerSandboxBlocks } from './routes/sandbox-blocks.js';
 import { registerSandboxTransfers } from './routes/sandbox-transfers.js';
 import { registerSendTestEvent } from './routes/send-test-event.js';
+import { registerUpdateLink } from './routes/update-link.js';
 import { registerWebhookEndpoint } from './routes/webhook-endpoint.js';
 
 /** The merchant API under /api/v1 (spec section 4), secret `sk_` keys only. One route per file in routes/. */
@@ -38,6 +42,10 @@ export function createMerchantApi(deps: ApiDeps, clientAddress: (c: Context) => 
   registerCreatePayment(app, deps, clientAddress);
   registerListPayments(app, deps);
   registerGetPayment(app, deps);
+  registerCreateLink(app, deps);
+  registerListLinks(app, deps);
+  registerGetLink(app, deps);
+  registerUpdateLink(app, deps);
   registerSandboxTransfers(app, deps);
   registerSandboxBlocks(app, deps);
   registerListDeliveries(app, deps);

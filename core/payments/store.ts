@@ -110,13 +110,15 @@ export async function paymentsAt(
 }
 
 /**
- * A payment's price in cents, in SQL with integers only: the price is exact USD text with at most two decimals
- * ("20", "20.5", "20.05"), so no float ever orders or sums it.
+ * A payment's price in units of 10^-digits, in SQL with integers only: the price is exact decimal text with at most
+ * its currency's minor digits ("20", "20.5", "20.05"; at most 3 for any currency), so no float ever orders or sums
+ * it. `digits` 2 gives cents of a USD price; 3 fits every currency's price (core/money/fiat.ts).
  */
-export function priceCentsSql(db: Db) {
+export function priceCentsSql(db: Db, digits = 2) {
   const price = sql.ref('price_amount');
   const dot = isPostgres(db) ? sql`strpos(${price}, '.')` : sql`instr(${price}, '.')`;
-  return sql<string>`(case when ${dot} = 0 then cast(${price} as bigint) * 100 else cast(substr(${price}, 1, ${dot} - 1) as bigint) * 100 + cast(substr(substr(${price}, ${dot} + 1) || '00', 1, 2) as bigint) end)`;
+  const scale = sql.lit(10 ** digits);
+  return sql<string>`(case when ${dot} = 0 then cast(${price} as bigint) * ${scale} else cast(substr(${price}, 1, ${dot} - 1) as bigint) * ${scale} + cast(substr(substr(${price}, ${dot} + 1) || '000', 1, ${sql.lit(digits)}) as bigint) end)`;
 }
 
 /** Orders of the payment list: by creation or by price, each either way. */

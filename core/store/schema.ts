@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { PaymentLinkPaymentTable, PaymentLinkTable, PosSaleTable } from './schema-links.js';
 import type {
   DashboardKnownClientTable,
   MailAttemptTable,
@@ -251,11 +252,11 @@ export interface DashboardUserTable {
   last_sign_in_at: number | null;
 }
 
-/** A user's role in one merchant: owners change things, viewers read. */
+/** A user's role in one merchant: owners change things, viewers read, cashiers sell at the point of sale. */
 export interface DashboardMembershipTable {
   user_id: string;
   merchant_id: string;
-  role: 'owner' | 'viewer';
+  role: 'owner' | 'viewer' | 'cashier';
   created_at: number;
 }
 
@@ -372,6 +373,9 @@ export interface Database {
   merchant_mail_settings: MerchantMailSettingTable;
   dashboard_known_clients: DashboardKnownClientTable;
   payment_mail_locales: PaymentMailLocaleTable;
+  payment_links: PaymentLinkTable;
+  payment_link_payments: PaymentLinkPaymentTable;
+  pos_sales: PosSaleTable;
 }
 
 /** A live merchant's payout address per chain family (`evm`): where its payments' forwarders send funds. */

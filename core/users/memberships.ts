@@ -9,7 +9,7 @@ import type { DashboardMembershipTable, Database } from '../store/schema.js';
 type Db = Kysely<Database>;
 export type Membership = Selectable<DashboardMembershipTable>;
 export type Role = Membership['role'];
-export const roles = ['owner', 'viewer'] as const satisfies readonly Role[];
+export const roles = ['owner', 'viewer', 'cashier'] as const satisfies readonly Role[];
 
 export async function insertMembership(db: Db, m: Membership): Promise<void> {
   await db.insertInto('dashboard_memberships').values(m).execute();

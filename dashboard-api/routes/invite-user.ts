@@ -11,7 +11,7 @@ import { PASSWORD_LINK_TTL_MS } from '../../core/users/password-tokens.js';
 import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 
-export const roleSchema = z.enum(roles, { error: 'Must be owner or viewer' });
+export const roleSchema = z.enum(roles, { error: 'Must be owner, viewer or cashier' });
 export const inviteUserSchema = z.strictObject({ email: emailSchema, role: roleSchema });
 
 /**

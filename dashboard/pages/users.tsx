@@ -13,7 +13,7 @@ import { RequireTwoFactor, TwoFactorSection } from './two-factor.js';
 interface Member {
   user_id: string;
   email: string;
-  role: 'owner' | 'viewer';
+  role: 'owner' | 'viewer' | 'cashier';
   you: boolean;
   password_set: boolean;
   last_sign_in_at: string | null;

@@ -1,19 +1,24 @@
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY_RE } from '../../core/payments/idempotency.js';
 import { balancesOperation } from '../routes/balances.js';
+import { createLinkOperation } from '../routes/create-link.js';
 import { createPaymentLinkOperation, createPaymentOperation } from '../routes/create-payment.js';
 import { estimateOperation } from '../routes/estimate.js';
 import { getDeliveryOperation } from '../routes/get-delivery.js';
+import { getLinkOperation } from '../routes/get-link.js';
 import { getPaymentOperation } from '../routes/get-payment.js';
 import { listCurrenciesOperation } from '../routes/list-currencies.js';
 import { listDeliveriesOperation } from '../routes/list-deliveries.js';
+import { listLinksOperation } from '../routes/list-links.js';
 import { listPaymentsOperation } from '../routes/list-payments.js';
 import { minimumAmountOperation } from '../routes/minimum-amount.js';
 import { redeliverOperation } from '../routes/redeliver.js';
 import { sandboxBlocksOperation } from '../routes/sandbox-blocks.js';
 import { sandboxTransfersOperation } from '../routes/sandbox-transfers.js';
 import { sendTestEventOperation } from '../routes/send-test-event.js';
+import { updateLinkOperation } from '../routes/update-link.js';
 import { enableWebhookEndpointOperation, getWebhookEndpointOperation } from '../routes/webhook-endpoint.js';
+import { reusableLinkDetailSchema, reusableLinkSchema } from './link-responses.js';
 import { commonErrors, type ErrorStatus, type Operation } from './operation.js';
 import {
   balanceSchema,
@@ -35,6 +40,10 @@ export const operations: Operation[] = [
   createPaymentLinkOperation,
   getPaymentOperation,
   listPaymentsOperation,
+  createLinkOperation,
+  listLinksOperation,
+  getLinkOperation,
+  updateLinkOperation,
   listCurrenciesOperation,
   minimumAmountOperation,
   estimateOperation,
@@ -57,6 +66,8 @@ const namedSchemas: Record<string, z.ZodType> = {
   PaymentStatus: paymentStatusViewSchema,
   DirectPayment: directPaymentSchema,
   PaymentLink: paymentLinkSchema,
+  ReusableLink: reusableLinkSchema,
+  ReusableLinkDetail: reusableLinkDetailSchema,
   WebhookDelivery: deliverySchema,
   PaymentUpdatedEvent: paymentUpdatedSchema,
   OpenApiDocument: openApiDocumentSchema,
@@ -186,6 +197,7 @@ export function buildOpenApiDocument(serverUrl: string): JsonObject {
 
 const tagDescriptions: Record<Operation['tag'], string> = {
   Payments: 'Create payments and payment links, read their status, list them for reconciliation',
+  Links: 'Reusable payment links: one public URL, a new payment for each customer who opens it',
   Pricing: 'Enabled assets, minimum amounts and estimates',
   Balances: "The key's merchant balances per asset, derived from deposits",
   Webhooks: 'The `payment.updated` delivery log, redelivery, test events and the endpoint',

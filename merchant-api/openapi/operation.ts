@@ -8,13 +8,13 @@ export type ErrorStatus = 400 | 401 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 
  * with, its answer is one of merchant-api/openapi/responses.ts. `path` is in OpenAPI form (`/payments/{payment_id}`).
  */
 export interface Operation {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'patch';
   path: string;
   operationId: string;
   summary: string;
   /** What a reader needs beyond the summary (linters ask for one on every operation). */
   description: string;
-  tag: 'Payments' | 'Pricing' | 'Balances' | 'Webhooks' | 'Sandbox' | 'Meta';
+  tag: 'Payments' | 'Links' | 'Pricing' | 'Balances' | 'Webhooks' | 'Sandbox' | 'Meta';
   query?: z.ZodType;
   pathParams?: Record<string, { description: string; example: string }>;
   body?: { schema: z.ZodType; required: boolean; example?: unknown };

@@ -17,6 +17,7 @@ import * as monero from './0015-monero.js';
 import * as twoFactor from './0016-two-factor.js';
 import * as mail from './0018-mail.js';
 import * as priceCurrencies from './0019-price-currencies.js';
+import * as reusableLinks from './0020-reusable-links.js';
 import * as walk from './0023-walk.js';
 
 /**
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018-mail': mail,
   '0019-price-currencies': priceCurrencies,
   '0023-walk': walk,
+  '0020-reusable-links': reusableLinks,
 };

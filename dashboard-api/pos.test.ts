@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../server/testing/harness.js';
+import { type DashClient, userOf } from './testing/client.js';
+
+let t: TestService;
+let owner: DashClient;
+let cashier: DashClient;
+let viewer: DashClient;
+let base: string;
+beforeAll(async () => {
+  t = await startTestService();
+  base = `/merchants/${t.merchant.merchant_id}`;
+  owner = await userOf(t, t.merchant.merchant_id, 'owner@shop.example', 'owner');
+  cashier = await userOf(t, t.merchant.merchant_id, 'till@shop.example', 'cashier');
+  viewer = await userOf(t, t.merchant.merchant_id, 'look@shop.example', 'viewer');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const startOfDay = () => new Date(Date.now() - 3_600_000).toISOString();
+
+describe('the point of sale', () => {
+  it("takes a payment of amount + tip, QR with the exact amount, listed in today's sales with its cashier", async () => {
+    const r = await cashier.call(`${base}/pos/payments`, { body: { amount: 12.5, tip: 1.25, currency: 'ltc' } });
+    expect(r.status).toBe(201);
+    const p = r.json.data.payment;
+    expect(p).toMatchObject({
+      price_amount: '13.75',
+      price_currency: 'USD',
+      pay_currency: 'LTC',
+      payment_status: 'waiting',
+    });
+    expect(p.customer_email).toBe('till@shop.example');
+    expect(r.json.data.payment_uri).toContain(`amount=${p.pay_amount}`);
+    expect(r.json.data.qr_code_url).toMatch(/^data:image\/svg\+xml/);
+
+    const one = await cashier.call(`${base}/pos/payments/${p.payment_id}`);
+    expect(one.json.data.payment.payment_id).toBe(p.payment_id);
+    const sales = await cashier.call(`${base}/pos/sales?from=${encodeURIComponent(startOfDay())}`);
+    expect(sales.status).toBe(200);
+    expect(sales.json.data.sales[0]).toMatchObject({
+      payment_id: p.payment_id,
+      tip_amount: '1.25',
+      cashier: 'till@shop.example',
+    });
+    expect(sales.json.data).toMatchObject({ paid_count: 0, paid_amount: '0' });
+  });
+
+  it('refuses bad input with the envelope and writes nothing', async () => {
+    const before = (await owner.call(`${base}/pos/sales?from=${encodeURIComponent(startOfDay())}`)).json.data.sales
+      .length;
+    for (const body of [
+      { amount: 0, currency: 'ltc' },
+      { amount: 5, tip: -1, currency: 'ltc' },
+      { amount: 5, currency: 'nope' },
+    ]) {
+      const r = await cashier.call(`${base}/pos/payments`, { body });
+      expect(r.status, JSON.stringify(body)).toBe(422);
+      expect(r.json.success).toBe(false);
+    }
+    const after = (await owner.call(`${base}/pos/sales?from=${encodeURIComponent(startOfDay())}`)).json.data.sales
+      .length;
+    expect(after).toBe(before);
+    const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    expect((await cashier.call(`${base}/pos/sales?from=${encodeURIComponent(old)}`)).status).toBe(422);
+  });
+});
+
+describe('the cashier role', () => {
+  it('is refused (403) on refunds, exports, keys, settings, users and links, whatever the method', async () => {
+    const sale = (await cashier.call(`${base}/pos/payments`, { body: { amount: 5, currency: 'ltc' } })).json.data
+      .payment;
+    const refused: [string, string, unknown?][] = [
+      ['POST', `${base}/payments/${sale.payment_id}/refund`, {}],
+      ['GET', `${base}/exports/payments.csv`],
+      ['GET', `${base}/exports/audit.csv`],
+      ['GET', `${base}/keys`],
+      ['POST', `${base}/keys`, {}],
+      ['GET', `${base}/settings`],
+      ['PATCH', `${base}/settings`, { underpaid_tolerance_percent: 1 }],
+      ['GET', `${base}/users`],
+      ['GET', `${base}/payments`],
+      ['GET', `${base}/payments/${sale.payment_id}`],
+      ['GET', `${base}/links`],
+      ['POST', `${base}/links`, { name: 'X', amount: 5 }],
+    ];
+    for (const [method, path, body] of refused) {
+      const r = await cashier.call(path, { method, ...(body === undefined ? {} : { body }) });
+      expect(r.status, `${method} ${path}`).toBe(403);
+      expect(r.json.message).toContain('Cashiers');
+    }
+    // The same refund is an owner's to make: the route exists and works for them (the 403 is the role's).
+    expect((await owner.call(`${base}/keys`)).status).toBe(200);
+  });
+
+  it('is a role viewers do not have: a viewer cannot sell', async () => {
+    const r = await viewer.call(`${base}/pos/payments`, { body: { amount: 5, currency: 'ltc' } });
+    expect(r.status).toBe(403);
+  });
+});
