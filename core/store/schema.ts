@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { RefundTable, RefundTotalTable, RefundTransferTable } from './schema-refunds.js';
 
 /**
  * One schema for SQLite and PostgreSQL. Portable column types only: text, integer, bigint.
@@ -184,7 +185,8 @@ export interface WebhookDeliveryTable {
   merchant_id: string;
   payment_id: string | null;
   sequence: number | null;
-  kind: 'payment' | 'test';
+  /** `refund`: a `refund.updated` event (its `payment_id` is the refunded payment, `sequence` the refund's). */
+  kind: 'payment' | 'test' | 'refund';
   payload: string;
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
@@ -353,6 +355,9 @@ export interface Database {
   merchant_payouts: MerchantPayoutTable;
   evm_forwarders: EvmForwarderTable;
   evm_sweeps: EvmSweepTable;
+  refunds: RefundTable;
+  refund_totals: RefundTotalTable;
+  refund_transfers: RefundTransferTable;
 }
 
 /** A live merchant's payout address per chain family (`evm`): where its payments' forwarders send funds. */

@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY_RE } from '../../core/payments/idempotency.js';
 import { balancesOperation } from '../routes/balances.js';
+import { cancelRefundOperation } from '../routes/cancel-refund.js';
 import { createPaymentLinkOperation, createPaymentOperation } from '../routes/create-payment.js';
+import { createRefundOperation } from '../routes/create-refund.js';
 import { estimateOperation } from '../routes/estimate.js';
 import { getDeliveryOperation } from '../routes/get-delivery.js';
 import { getPaymentOperation } from '../routes/get-payment.js';
+import { getRefundOperation } from '../routes/get-refund.js';
 import { listCurrenciesOperation } from '../routes/list-currencies.js';
 import { listDeliveriesOperation } from '../routes/list-deliveries.js';
 import { listPaymentsOperation } from '../routes/list-payments.js';
+import { listRefundsOperation } from '../routes/list-refunds.js';
 import { minimumAmountOperation } from '../routes/minimum-amount.js';
 import { redeliverOperation } from '../routes/redeliver.js';
 import { sandboxBlocksOperation } from '../routes/sandbox-blocks.js';
@@ -15,6 +19,7 @@ import { sandboxTransfersOperation } from '../routes/sandbox-transfers.js';
 import { sendTestEventOperation } from '../routes/send-test-event.js';
 import { enableWebhookEndpointOperation, getWebhookEndpointOperation } from '../routes/webhook-endpoint.js';
 import { commonErrors, type ErrorStatus, type Operation } from './operation.js';
+import { refundSchema, refundUpdatedSchema } from './refund-schemas.js';
 import {
   balanceSchema,
   currencySchema,
@@ -27,7 +32,7 @@ import {
   paymentStatusViewSchema,
   paymentUpdatedSchema,
 } from './responses.js';
-import { paymentUpdatedWebhook } from './webhook.js';
+import { paymentUpdatedWebhook, refundUpdatedWebhook } from './webhook.js';
 
 /** Every /api/v1 operation, in the order the reference reads best. A route missing here fails a test. */
 export const operations: Operation[] = [
@@ -35,6 +40,10 @@ export const operations: Operation[] = [
   createPaymentLinkOperation,
   getPaymentOperation,
   listPaymentsOperation,
+  createRefundOperation,
+  listRefundsOperation,
+  getRefundOperation,
+  cancelRefundOperation,
   listCurrenciesOperation,
   minimumAmountOperation,
   estimateOperation,
@@ -59,6 +68,8 @@ const namedSchemas: Record<string, z.ZodType> = {
   PaymentLink: paymentLinkSchema,
   WebhookDelivery: deliverySchema,
   PaymentUpdatedEvent: paymentUpdatedSchema,
+  Refund: refundSchema,
+  RefundUpdatedEvent: refundUpdatedSchema,
   OpenApiDocument: openApiDocumentSchema,
 };
 
@@ -152,7 +163,7 @@ export function buildOpenApiDocument(serverUrl: string): JsonObject {
     security: [{ ApiKey: [] }],
     tags: Object.entries(tagDescriptions).map(([name, description]) => ({ name, description })),
     paths,
-    webhooks: { 'payment.updated': paymentUpdatedWebhook },
+    webhooks: { 'payment.updated': paymentUpdatedWebhook, 'refund.updated': refundUpdatedWebhook },
     components: {
       schemas,
       securitySchemes: {
@@ -186,9 +197,10 @@ export function buildOpenApiDocument(serverUrl: string): JsonObject {
 
 const tagDescriptions: Record<Operation['tag'], string> = {
   Payments: 'Create payments and payment links, read their status, list them for reconciliation',
+  Refunds: "Money back to the customer, in the paid asset's exact units: sent by the merchant's wallet, seen on chain",
   Pricing: 'Enabled assets, minimum amounts and estimates',
   Balances: "The key's merchant balances per asset, derived from deposits",
-  Webhooks: 'The `payment.updated` delivery log, redelivery, test events and the endpoint',
+  Webhooks: 'The `payment.updated` and `refund.updated` delivery log, redelivery, test events and the endpoint',
   Sandbox: 'Test mode only: transfers and blocks on the simulated chain',
   Meta: 'This document',
 };

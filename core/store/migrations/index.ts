@@ -15,6 +15,7 @@ import * as paymentSearch from './0013-payment-search.js';
 import * as accountsAudit from './0014-accounts-audit.js';
 import * as monero from './0015-monero.js';
 import * as twoFactor from './0016-two-factor.js';
+import * as refunds from './0021-refunds.js';
 
 /**
  * Versioned migrations, applied in name order (Kysely sorts them). Add a file per change; never edit one that has shipped.
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0014-accounts-audit': accountsAudit,
   '0015-monero': monero,
   '0016-two-factor': twoFactor,
+  '0021-refunds': refunds,
 };

@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMerchant } from '../core/merchants/merchants.js';
+import { startReceiver, type TestReceiver } from '../core/webhooks/testing/receiver.js';
+import { startTestService, type TestService } from '../server/testing/harness.js';
+
+let t: TestService;
+let rcv: TestReceiver;
+beforeAll(async () => {
+  rcv = await startReceiver('unknown-yet');
+  t = await startTestService({ start: true, webhookUrl: rcv.url });
+  rcv.secret = t.merchant.webhook_secret;
+});
+afterAll(async () => {
+  await t?.close();
+  await rcv?.close();
+});
+
+const CUSTOMER_BTC = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+/** A BTC payment paid with `paid` (exact decimal text) and mined past its confirmations; its id and pay amount. */
+async function paidPayment(paid?: (payAmount: string) => string) {
+  const r = await t.api('/api/v1/payments', { body: { amount: 100, currency: 'btc', email: 'bob@example.com' } });
+  expect(r.status, r.text).toBe(201);
+  const id = r.json.data.payment.payment_id as string;
+  const payAmount = /"pay_amount":([0-9.]+)/.exec(r.text)?.[1] as string;
+  const send = await t.api('/api/v1/sandbox/transfers', {
+    body: { currency: 'btc', address: r.json.data.blockchain.pay_address, amount: paid ? paid(payAmount) : payAmount },
+  });
+  expect(send.status, send.text).toBe(201);
+  expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } })).status).toBe(200);
+  const s = await t.api(`/api/v1/payments/${id}`);
+  expect(['finished', 'partially_paid']).toContain(s.json.data.payment_status);
+  return { id, payAmount, units: toSats(payAmount), status: s.json.data };
+}
+
+function toSats(text: string): bigint {
+  const [i, f = ''] = text.split('.');
+  return BigInt(i + f.padEnd(8, '0'));
+}
+
+async function refundRows(paymentId: string) {
+  return t.service.deps.db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).execute();
+}
+
+async function heldOf(paymentId: string) {
+  const row = await t.service.deps.db
+    .selectFrom('refund_totals')
+    .select('held_units')
+    .where('payment_id', '=', paymentId)
+    .executeTakeFirst();
+  return row?.held_units;
+}
+
+describe('refunds: happy path', () => {
+  it('refunds all that was received by default, awaiting an address, with a signed refund.updated webhook', async () => {
+    const p = await paidPayment();
+    const r = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { reason: 'Returned mugs' } });
+    expect(r.status, r.text).toBe(201);
+    const d = r.json.data;
+    expect(d).toMatchObject({
+      payment_id: p.id,
+      refund_status: 'awaiting_address',
+      sequence: 1,
+      amount_units: p.units.toString(),
+      currency: 'BTC',
+      network: 'btc',
+      address: null,
+      address_confirmed: false,
+      reason: 'Returned mugs',
+      txid: null,
+    });
+    // The same digits as the payment's pay_amount, written as an exact JSON number.
+    expect(r.text).toContain(`"amount":${p.payAmount}`);
+    expect(d.refund_id).toMatch(/^rfd_/);
+
+    const got = await t.api(`/api/v1/refunds/${d.refund_id}`);
+    expect(got.status).toBe(200);
+    expect(got.json.data).toEqual(d);
+    const list = await t.api(`/api/v1/payments/${p.id}/refunds`);
+    expect(list.json.data.refunds).toEqual([d]);
+
+    const [hook] = await rcv
+      .waitFor((all) => all.some((x) => x.json?.event === 'refund.updated' && x.json.refund.refund_id === d.refund_id))
+      .then((all) => all.filter((x) => x.json?.event === 'refund.updated' && x.json.refund.refund_id === d.refund_id));
+    expect(hook?.verified).toBe(true);
+    expect(hook?.headers['x-service-event']).toBe('refund.updated');
+    expect(hook?.json.refund).toEqual(d);
+    expect(hook?.json.merchant).toEqual({ user_id: t.merchant.merchant_id });
+    // The delivery log names the event for what it is.
+    const logged = await t.api(`/api/v1/webhook-deliveries?payment_id=${p.id}`);
+    expect(logged.json.data.deliveries.map((x: { event: string }) => x.event)).toContain('refund.updated');
+  });
+
+  it('takes partial refunds in exact base units with a merchant-entered address (ready at once), up to what is left', async () => {
+    const p = await paidPayment();
+    const first = await t.api(`/api/v1/payments/${p.id}/refunds`, {
+      body: { amount_units: '1000', address: CUSTOMER_BTC.toUpperCase() },
+    });
+    expect(first.status, first.text).toBe(201);
+    expect(first.json.data).toMatchObject({
+      refund_status: 'ready',
+      amount_units: '1000',
+      amount: 0.00001,
+      address: CUSTOMER_BTC,
+      address_source: 'merchant',
+      address_confirmed: true,
+    });
+    const rest = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: {} });
+    expect(rest.status, rest.text).toBe(201);
+    expect(rest.json.data.amount_units).toBe((p.units - 1000n).toString());
+    expect(await heldOf(p.id)).toBe(p.units.toString());
+  });
+
+  it('refunds the excess of an overpaid payment by default', async () => {
+    const p = await paidPayment((due) => (Number(due) + 0.0001).toFixed(8));
+    expect(p.status.status_detail).toBe('overpaid');
+    const r = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { address: CUSTOMER_BTC } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.json.data.amount_units).toBe('10000');
+  });
+
+  it('cancels a refund not yet sent, which frees its amount; a cancelled refund cannot be cancelled again', async () => {
+    const p = await paidPayment();
+    const r = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { amount_units: '500' } });
+    const id = r.json.data.refund_id as string;
+    const c = await t.api(`/api/v1/refunds/${id}/cancel`, { method: 'POST' });
+    expect(c.status, c.text).toBe(200);
+    expect(c.json.data).toMatchObject({ refund_status: 'cancelled', sequence: 2 });
+    expect(c.json.data.cancelled_at).toEqual(expect.any(String));
+    expect(await heldOf(p.id)).toBe('0');
+    const again = await t.api(`/api/v1/refunds/${id}/cancel`, { method: 'POST' });
+    expect(again.status).toBe(400);
+    const all = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: {} });
+    expect(all.json.data.amount_units).toBe(p.units.toString());
+  });
+});
+
+describe('refunds: concurrency', () => {
+  it('20 partial refunds created at the same moment never add up to more than was received', async () => {
+    const p = await paidPayment();
+    const each = p.units / 7n; // 7 fit, the 8th cannot: at most 7 of the 20 may succeed
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.api(`/api/v1/payments/${p.id}/refunds`, { body: { amount_units: each.toString() } }),
+      ),
+    );
+    const created = answers.filter((a) => a.status === 201);
+    const refused = answers.filter((a) => a.status !== 201);
+    expect(created).toHaveLength(7);
+    for (const a of refused) {
+      expect(a.status, a.text).toBe(422);
+      expect(a.json.errors.amount_units[0]).toContain(`at most ${p.units - 7n * each} (`);
+    }
+    const rows = await refundRows(p.id);
+    expect(rows).toHaveLength(7);
+    expect(rows.reduce((s, r) => s + BigInt(r.amount_units), 0n)).toBe(7n * each);
+    expect(await heldOf(p.id)).toBe((7n * each).toString());
+  });
+});
+
+describe('refunds: bad input writes nothing', () => {
+  it('refuses an amount above what can still be refunded, naming the limit in exact units', async () => {
+    const p = await paidPayment();
+    const r = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { amount_units: (p.units + 1n).toString() } });
+    expect(r.status).toBe(422);
+    expect(r.json.errors.amount_units).toEqual([
+      `Too much: at most ${p.units} (${p.payAmount} BTC) of ${p.units} (${p.payAmount} BTC) received can still be refunded`,
+    ]);
+    expect(await refundRows(p.id)).toEqual([]);
+    expect(await heldOf(p.id)).toBeUndefined();
+  });
+
+  it('refuses an address of another network and one whose checksum fails', async () => {
+    const p = await paidPayment();
+    const evm = await t.api(`/api/v1/payments/${p.id}/refunds`, {
+      body: { address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' },
+    });
+    expect(evm.status).toBe(422);
+    expect(evm.json.errors.address[0]).toMatch(/^Not a btc address for BTC/);
+    // The last character changed: the shape holds, the bech32 checksum does not.
+    const typo = await t.api(`/api/v1/payments/${p.id}/refunds`, {
+      body: { address: `${CUSTOMER_BTC.slice(0, -1)}${CUSTOMER_BTC.endsWith('q') ? 'p' : 'q'}` },
+    });
+    expect(typo.status).toBe(422);
+    expect(typo.json.errors.address[0]).toContain('checksum');
+    expect(await refundRows(p.id)).toEqual([]);
+    expect(await heldOf(p.id)).toBeUndefined();
+  });
+
+  it('refuses a refund of a payment that received nothing, and malformed amounts', async () => {
+    const r = await t.api('/api/v1/payments', { body: { amount: 10, currency: 'btc', email: 'x@example.com' } });
+    const id = r.json.data.payment.payment_id as string;
+    const none = await t.api(`/api/v1/payments/${id}/refunds`, { body: {} });
+    expect(none.status).toBe(422);
+    expect(none.json.errors.payment_id[0]).toContain('nothing was received');
+    const p = await paidPayment();
+    for (const amount_units of ['0', '1.5', '-3', '']) {
+      const bad = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { amount_units } });
+      expect(bad.status, amount_units).toBe(422);
+      expect(Object.keys(bad.json.errors)).toEqual(['amount_units']);
+    }
+    expect(await refundRows(p.id)).toEqual([]);
+  });
+});
+
+describe('refunds: auth', () => {
+  it("reads another merchant's payment and refund as missing", async () => {
+    const p = await paidPayment();
+    const mine = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { amount_units: '1' } });
+    const other = await createMerchant(t.service.deps.db, t.service.deps.clock, { name: 'Other', mode: 'test' });
+    const key = other.secret_key;
+    expect((await t.api(`/api/v1/refunds/${mine.json.data.refund_id}`, { key })).status).toBe(404);
+    expect((await t.api(`/api/v1/payments/${p.id}/refunds`, { key })).status).toBe(404);
+    expect((await t.api(`/api/v1/payments/${p.id}/refunds`, { key, body: {} })).status).toBe(404);
+    expect((await t.api(`/api/v1/refunds/${mine.json.data.refund_id}/cancel`, { key, method: 'POST' })).status).toBe(
+      404,
+    );
+    expect((await t.api(`/api/v1/refunds/${mine.json.data.refund_id}`, { key: null })).status).toBe(401);
+    expect(await refundRows(p.id)).toHaveLength(1);
+  });
+});
