@@ -219,3 +219,79 @@ describe('refunds: auth', () => {
     expect(await refundRows(p.id)).toHaveLength(1);
   });
 });
+
+describe('refunds seen on chain (the watcher that follows the chain for deposits)', () => {
+  async function send(address: string, units: bigint) {
+    const amount = `${units / 100_000_000n}.${(units % 100_000_000n).toString().padStart(8, '0')}`;
+    const r = await t.api('/api/v1/sandbox/transfers', { body: { currency: 'btc', address, amount } });
+    expect(r.status, r.text).toBe(201);
+    return r.json.data.txid as string;
+  }
+  const mine = async () =>
+    expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } })).status).toBe(200);
+  const read = async (id: string) => (await t.api(`/api/v1/refunds/${id}`)).json.data;
+
+  it('a partial refund, then the rest: each sent then confirmed exactly; the payment becomes refunded with its webhook', async () => {
+    // Its own customer address: other tests' transfers to the shared one must not reach this payment's refunds.
+    const customer = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+    const p = await paidPayment();
+    const first = (
+      await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { amount_units: '4000', address: customer } })
+    ).json.data;
+    const other = await send(customer, 3999n);
+    expect(await read(first.refund_id)).toMatchObject({
+      refund_status: 'ready',
+      txid: null,
+      other_transfers: [{ txid: other, amount_units: '3999', amount: 0.00003999, confirmed: false }],
+    });
+    const txid = await send(customer, 4000n);
+    expect(await read(first.refund_id)).toMatchObject({ refund_status: 'sent', txid, confirmed_at: null });
+    await mine();
+    const done = await read(first.refund_id);
+    expect(done).toMatchObject({ refund_status: 'confirmed', txid });
+    expect(done.other_transfers).toEqual([{ txid: other, amount_units: '3999', amount: 0.00003999, confirmed: true }]);
+    // Partly refunded: the payment keeps its status.
+    expect((await t.api(`/api/v1/payments/${p.id}`)).json.data.payment_status).toBe('finished');
+
+    const rest = (await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { address: customer } })).json.data;
+    expect(rest.amount_units).toBe((p.units - 4000n).toString());
+    const restTx = await send(customer, p.units - 4000n);
+    await mine();
+    expect(await read(rest.refund_id)).toMatchObject({ refund_status: 'confirmed', txid: restTx });
+    expect((await t.api(`/api/v1/payments/${p.id}`)).json.data.payment_status).toBe('refunded');
+
+    const hooks = await rcv.waitFor((all) =>
+      all.some(
+        (x) =>
+          x.json?.event === 'payment.updated' &&
+          x.json.payment.payment_id === p.id &&
+          x.json.payment.payment_status === 'refunded',
+      ),
+    );
+    const statuses = hooks
+      .filter((x) => x.json?.event === 'refund.updated' && x.json.refund.refund_id === first.refund_id)
+      .map((x) => [x.json.refund.sequence, x.json.refund.refund_status]);
+    expect(statuses.sort()).toEqual([
+      [1, 'ready'],
+      [2, 'sent'],
+      [3, 'confirmed'],
+    ]);
+    expect(hooks.every((x) => x.verified)).toBe(true);
+  });
+
+  it('a cancelled refund is completed by nothing: a transfer to its address is not even recorded', async () => {
+    const customer = 'bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3';
+    const p = await paidPayment();
+    const cancelled = (
+      await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { amount_units: '700', address: customer } })
+    ).json.data;
+    expect((await t.api(`/api/v1/refunds/${cancelled.refund_id}/cancel`, { method: 'POST' })).status).toBe(200);
+    await send(customer, 700n);
+    await mine();
+    expect(await read(cancelled.refund_id)).toMatchObject({
+      refund_status: 'cancelled',
+      txid: null,
+      other_transfers: [],
+    });
+  });
+});
