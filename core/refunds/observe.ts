@@ -50,7 +50,12 @@ export async function recordRefundTransfers(
         const height = block?.height ?? existing.block_height;
         const hash = block?.hash ?? existing.block_hash;
         if (existing.block_height === height && existing.block_hash === hash && existing.removed === 0) continue;
-        await updateRefundTransfer(trx, existing.id, { block_height: height, block_hash: hash, removed: 0, updated_at: now });
+        await updateRefundTransfer(trx, existing.id, {
+          block_height: height,
+          block_hash: hash,
+          removed: 0,
+          updated_at: now,
+        });
       } else {
         // Money that reached the address before the refund existed is not this refund.
         if (seenAt < r.created_at) continue;
