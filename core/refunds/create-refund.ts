@@ -6,6 +6,7 @@ import { newId } from '../ids.js';
 import { paymentAsset } from '../payments/payment.js';
 import { findMerchantPayment } from '../payments/store.js';
 import type { Database } from '../store/schema.js';
+import { inTransaction } from '../store/transaction.js';
 import { refundDestination } from './destination.js';
 import { insertRefundEvent } from './events.js';
 import type { Refund } from './refund.js';
@@ -22,10 +23,7 @@ export interface NewRefund {
   reason?: string | undefined;
 }
 
-/** Thrown inside the transaction when another refund moved the total first: rolled back, tried again. */
-class TotalMoved extends Error {}
-
-/** Thrown inside the transaction to roll it back when the input is refused: a refused refund writes nothing. */
+/** Thrown to leave the transaction when the input is refused: a refused refund writes nothing. */
 class Refused extends Error {
   constructor(readonly result: Result<never>) {
     super('refused');
@@ -38,12 +36,14 @@ const MAX_ATTEMPTS = 64;
 /**
  * Creates a refund of a payment: validates the amount against what was received less what other refunds hold, and
  * the address against the paid asset's network, then moves the payment's held total with one conditional update
- * and writes the refund with its `refund.updated` event, all in one transaction. Refunds created at the same moment
- * never add up to more than was received: a loser of the compare-and-set re-reads and re-checks. Bad input is a
- * 422 naming the field and the limit in exact units, and writes nothing.
+ * and writes the refund with its `refund.updated` event, in one transaction (the caller's when there is one: a
+ * dashboard change and its audit entry). Refunds created at the same moment never add up to more than was
+ * received: a loser of the compare-and-set re-reads the committed total and re-checks, in its own transaction
+ * (PostgreSQL's read committed shows it the winner's total). Bad input is a 422 naming the field and the limit in
+ * exact units, and writes nothing.
  *
  * @example
- * await createRefund(db, clock, catalog, null, { merchantId, paymentId, amountUnits: 1500n }) // ok(refund)
+ * await createRefund(db, clock, catalog, () => null, { merchantId, paymentId, amountUnits: 1500n }) // ok(refund)
  */
 export async function createRefund(
   db: Kysely<Database>,
@@ -52,20 +52,21 @@ export async function createRefund(
   explorer: (r: Refund) => string | null,
   n: NewRefund,
 ): Promise<Result<Refund>> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    try {
-      return await db.transaction().execute(async (trx) => {
+  try {
+    return await inTransaction(db, async (trx) => {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const r = await attemptCreate(trx, clock, catalog, n);
+        if (r === 'moved') continue;
         if (!r.ok) throw new Refused(r);
         await insertRefundEvent(trx, r.value, explorer(r.value), r.value.created_at);
         return r;
-      });
-    } catch (e) {
-      if (e instanceof Refused) return e.result;
-      if (!(e instanceof TotalMoved)) throw e;
-    }
+      }
+      throw new Refused(err(new AppError('CONFLICT', 'Too many refunds of this payment at once; try again')));
+    });
+  } catch (e) {
+    if (e instanceof Refused) return e.result;
+    throw e;
   }
-  return err(new AppError('CONFLICT', 'Too many refunds of this payment at once; try again'));
 }
 
 async function attemptCreate(
@@ -73,7 +74,7 @@ async function attemptCreate(
   clock: Clock,
   catalog: Catalog,
   n: NewRefund,
-): Promise<Result<Refund>> {
+): Promise<Result<Refund> | 'moved'> {
   const p = await findMerchantPayment(trx, n.merchantId, n.paymentId);
   if (!p) return err(new AppError('NOT_FOUND', 'Payment not found'));
   const asset = paymentAsset(catalog, p);
@@ -101,7 +102,7 @@ async function attemptCreate(
     if (!d.ok) return d;
     address = d.value;
   }
-  if (!(await compareAndSetHeld(trx, p.id, held, held + units, now))) throw new TotalMoved();
+  if (!(await compareAndSetHeld(trx, p.id, held, held + units, now))) return 'moved';
   const refund: Refund = {
     id: newId('rfd'),
     payment_id: p.id,
