@@ -30,7 +30,7 @@ async function paidPayment(paid?: (payAmount: string) => string) {
   expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } })).status).toBe(200);
   const s = await t.api(`/api/v1/payments/${id}`);
   expect(['finished', 'partially_paid']).toContain(s.json.data.payment_status);
-  return { id, payAmount, units: toSats(payAmount), status: s.json.data };
+  return { id, payAmount, units: toSats(payAmount), status: s.json.data }; // units: the amount due
 }
 
 function toSats(text: string): bigint {
@@ -117,6 +117,9 @@ describe('refunds: happy path', () => {
     const r = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { address: CUSTOMER_BTC } });
     expect(r.status, r.text).toBe(201);
     expect(r.json.data.amount_units).toBe('10000');
+    // The excess returned, the next refund without an amount is all the rest.
+    const rest = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: {} });
+    expect(rest.json.data.amount_units).toBe(p.units.toString());
   });
 
   it('cancels a refund not yet sent, which frees its amount; a cancelled refund cannot be cancelled again', async () => {

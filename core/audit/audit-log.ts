@@ -17,6 +17,8 @@ export const auditActions = [
   'sign_in.failed',
   'password.change',
   'payment.refund',
+  'refund.create',
+  'refund.cancel',
   'key.create',
   'key.rotate',
   'key.deactivate',

@@ -10,7 +10,10 @@ export function receivedUnits(p: Pick<Payment, 'status' | 'actually_paid_units'>
   return BigInt(p.actually_paid_units);
 }
 
-/** What a refund without an amount returns: the excess of an overpaid payment, else all that is left. */
+/**
+ * What a refund without an amount returns: the excess of an overpaid payment while some of it is left to return,
+ * else all that is left (a second refund after the excess is the rest).
+ */
 export function defaultRefundUnits(
   p: Pick<Payment, 'status' | 'status_detail' | 'actually_paid_units' | 'pay_amount_units'>,
   held: bigint,
@@ -18,7 +21,7 @@ export function defaultRefundUnits(
   const left = receivedUnits(p) - held;
   if (p.status_detail === 'overpaid') {
     const excess = receivedUnits(p) - BigInt(p.pay_amount_units) - held;
-    return excess < left ? excess : left;
+    if (excess > 0n) return excess < left ? excess : left;
   }
   return left;
 }
