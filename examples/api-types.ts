@@ -1043,6 +1043,86 @@ export interface components {
             sent_at: string | null;
             confirmed_at: string | null;
             cancelled_at: string | null;
+            /** @description Null until the address is confirmed, and once cancelled */
+            send: {
+                /**
+                 * @description Payment URI with the exact amount (BIP21, `monero:`, EIP-681) for any wallet or a QR code
+                 * @example bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq?amount=0.000015
+                 */
+                uri: string;
+                /** @description EVM only: the transaction to send from the merchant's wallet (never signed here) */
+                evm_transaction: {
+                    chain_id: number;
+                    to: string;
+                    /** @description Wei, as decimal digits */
+                    value: string;
+                    data: string;
+                } | null;
+            } | null;
+        };
+        RefundInEvent: {
+            /** @example rfd_4n8Kq2Wm */
+            refund_id: string;
+            /** @example pay_8fJ2kLq0Zx */
+            payment_id: string;
+            /**
+             * @description `awaiting_address` (no confirmed address yet), `ready` (to be sent by the merchant), `sent` (its exact amount was seen going to the address), `confirmed`, or `cancelled`
+             * @enum {string}
+             */
+            refund_status: "awaiting_address" | "ready" | "sent" | "confirmed" | "cancelled";
+            /** @description Grows with every change: drop a webhook not above the last applied */
+            sequence: number;
+            /**
+             * @description Exact amount: a JSON number with its exact digits; display as returned
+             * @example 0.00153847
+             */
+            amount: number;
+            /**
+             * @description Exact amount in the paid asset's base units (satoshi, wei, token units, piconero), as decimal digits
+             * @example 1500
+             */
+            amount_units: string;
+            /** @example USDTERC20 */
+            currency: string;
+            /** @example eth */
+            network: string;
+            /** @description The customer's address; null while awaited */
+            address: string | null;
+            address_source: ("merchant" | "customer") | null;
+            /** @description The merchant confirmed the address: it can no longer change */
+            address_confirmed: boolean;
+            reason: string | null;
+            /** @description The transaction that carried the exact amount to the address */
+            txid: string | null;
+            explorer_url: string | null;
+            /** @description Transfers of another amount seen to the address: recorded, they complete nothing */
+            other_transfers: {
+                txid: string;
+                /**
+                 * @description Exact amount: a JSON number with its exact digits; display as returned
+                 * @example 0.00153847
+                 */
+                amount: number;
+                /**
+                 * @description Exact amount in the paid asset's base units (satoshi, wei, token units, piconero), as decimal digits
+                 * @example 1500
+                 */
+                amount_units: string;
+                confirmed: boolean;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            updated_at: string;
+            sent_at: string | null;
+            confirmed_at: string | null;
+            cancelled_at: string | null;
         };
         RefundUpdatedEvent: {
             id: string;
@@ -1057,7 +1137,7 @@ export interface components {
             merchant: {
                 user_id: string | null;
             };
-            refund: components["schemas"]["Refund"];
+            refund: components["schemas"]["RefundInEvent"];
         };
         OpenApiDocument: {
             /** @example 3.1.0 */

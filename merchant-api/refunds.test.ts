@@ -68,6 +68,7 @@ describe('refunds: happy path', () => {
       address_confirmed: false,
       reason: 'Returned mugs',
       txid: null,
+      send: null,
     });
     // The same digits as the payment's pay_amount, written as an exact JSON number.
     expect(r.text).toContain(`"amount":${p.payAmount}`);
@@ -84,7 +85,9 @@ describe('refunds: happy path', () => {
       .then((all) => all.filter((x) => x.json?.event === 'refund.updated' && x.json.refund.refund_id === d.refund_id));
     expect(hook?.verified).toBe(true);
     expect(hook?.headers['x-service-event']).toBe('refund.updated');
-    expect(hook?.json.refund).toEqual(d);
+    // The webhook carries the same view, without `send` (what to send is read from the API).
+    const { send: _send, ...inEvent } = d;
+    expect(hook?.json.refund).toEqual(inEvent);
     expect(hook?.json.merchant).toEqual({ user_id: t.merchant.merchant_id });
     // The delivery log names the event for what it is.
     const logged = await t.api(`/api/v1/webhook-deliveries?payment_id=${p.id}`);
@@ -104,6 +107,8 @@ describe('refunds: happy path', () => {
       address: CUSTOMER_BTC,
       address_source: 'merchant',
       address_confirmed: true,
+      // What the merchant's wallet sends: the same digits as `amount`, in a BIP21 URI.
+      send: { uri: `bitcoin:${CUSTOMER_BTC}?amount=0.00001`, evm_transaction: null },
     });
     const rest = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: {} });
     expect(rest.status, rest.text).toBe(201);
@@ -135,6 +140,34 @@ describe('refunds: happy path', () => {
     expect(again.status).toBe(400);
     const all = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: {} });
     expect(all.json.data.amount_units).toBe(p.units.toString());
+  });
+});
+
+describe('refunds: what the wallet sends', () => {
+  it('an ERC-20 refund is the token transfer of the exact units to the customer, as EIP-681 and as a transaction', async () => {
+    const r = await t.api('/api/v1/payments', { body: { amount: 20, currency: 'usdterc20', email: 'e@example.com' } });
+    expect(r.status, r.text).toBe(201);
+    const { pay_address: address, pay_amount: amount, smart_contract: contract } = r.json.data.blockchain;
+    expect(
+      (await t.api('/api/v1/sandbox/transfers', { body: { currency: 'usdterc20', address, amount } })).status,
+    ).toBe(201);
+    expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'eth', count: 2 } })).status).toBe(200);
+    const customer = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+    const refund = await t.api(`/api/v1/payments/${r.json.data.payment.payment_id}/refunds`, {
+      body: { amount_units: '1234567', address: customer.toLowerCase() },
+    });
+    expect(refund.status, refund.text).toBe(201);
+    expect(refund.json.data.address).toBe(customer);
+    expect(refund.json.data.send).toEqual({
+      uri: `ethereum:${contract}@1/transfer?address=${customer}&uint256=1234567`,
+      evm_transaction: {
+        chain_id: 1,
+        to: contract,
+        value: '0',
+        // transfer(address,uint256): selector, the address and 1234567 (0x12d687), each in a 32-byte word.
+        data: `0xa9059cbb${'0'.repeat(24)}${customer.slice(2).toLowerCase()}${'12d687'.padStart(64, '0')}`,
+      },
+    });
   });
 });
 

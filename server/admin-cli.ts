@@ -6,6 +6,7 @@ import { evmCommands } from './cli/evm-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { paymentCommands } from './cli/payment-commands.js';
 import { payoutCommands } from './cli/payout-commands.js';
+import { refundCommands } from './cli/refund-commands.js';
 import { userCommands } from './cli/user-commands.js';
 import { viewkeyCommands } from './cli/viewkey-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
@@ -16,6 +17,7 @@ import { ConfigError, loadConfig } from './config.js';
 export const commands: Command[] = [
   ...merchantCommands,
   ...paymentCommands,
+  ...refundCommands,
   ...xpubCommands,
   ...viewkeyCommands,
   ...payoutCommands,

@@ -24,7 +24,7 @@ export function registerDashCancelRefund(app: Hono<DashEnv>, x: DashCtx): void {
       (r) => ({ action: 'refund.cancel', target: r.id, details: { payment_id: r.payment_id } }),
     );
     x.deps.webhooks.wake();
-    const [view] = await refundViews(x.deps.db, x.deps.chains, [refund]);
+    const [view] = await refundViews(x.deps.db, x.deps.chains, x.deps.catalog, [refund]);
     return ok(c, view, 'Refund cancelled');
   });
 }

@@ -54,7 +54,7 @@ export function registerDashCreateRefund(app: Hono<DashEnv>, x: DashCtx): void {
       }),
     );
     x.deps.webhooks.wake();
-    const [view] = await refundViews(x.deps.db, x.deps.chains, [refund]);
+    const [view] = await refundViews(x.deps.db, x.deps.chains, x.deps.catalog, [refund]);
     return ok(c, view, 'Refund created', 201);
   });
 }

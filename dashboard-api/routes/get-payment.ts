@@ -41,7 +41,7 @@ export function registerGetPayment(app: Hono<DashEnv>, x: DashCtx): void {
       forwarder: forwarder
         ? forwarderView(forwarder, deposits, x.deps.chains.get(chainKey(p.mode, p.network))?.explorerUrl)
         : null,
-      refunds: await refundViews(x.deps.db, x.deps.chains, refunds),
+      refunds: await refundViews(x.deps.db, x.deps.chains, x.deps.catalog, refunds),
     });
   });
 }

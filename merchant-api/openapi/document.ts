@@ -19,7 +19,7 @@ import { sandboxTransfersOperation } from '../routes/sandbox-transfers.js';
 import { sendTestEventOperation } from '../routes/send-test-event.js';
 import { enableWebhookEndpointOperation, getWebhookEndpointOperation } from '../routes/webhook-endpoint.js';
 import { commonErrors, type ErrorStatus, type Operation } from './operation.js';
-import { refundSchema, refundUpdatedSchema } from './refund-schemas.js';
+import { refundReadSchema, refundSchema, refundUpdatedSchema } from './refund-schemas.js';
 import {
   balanceSchema,
   currencySchema,
@@ -68,7 +68,8 @@ const namedSchemas: Record<string, z.ZodType> = {
   PaymentLink: paymentLinkSchema,
   WebhookDelivery: deliverySchema,
   PaymentUpdatedEvent: paymentUpdatedSchema,
-  Refund: refundSchema,
+  Refund: refundReadSchema,
+  RefundInEvent: refundSchema,
   RefundUpdatedEvent: refundUpdatedSchema,
   OpenApiDocument: openApiDocumentSchema,
 };

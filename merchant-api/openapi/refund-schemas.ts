@@ -49,7 +49,32 @@ export const refundSchema = z.strictObject({
   cancelled_at: timestampSchema.nullable(),
 });
 
-export const refundListSchema = z.strictObject({ refunds: z.array(refundSchema) });
+/** A refund as the API reads it: the webhook's refund plus what the merchant's wallet must send. */
+export const refundReadSchema = refundSchema.extend({
+  send: z
+    .strictObject({
+      uri: z.string().meta({
+        description: 'Payment URI with the exact amount (BIP21, `monero:`, EIP-681) for any wallet or a QR code',
+        examples: ['bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq?amount=0.000015'],
+      }),
+      evm_transaction: z
+        .strictObject({
+          chain_id: z.number().int(),
+          to: z.string(),
+          value: z
+            .string()
+            .regex(/^[0-9]+$/)
+            .meta({ description: 'Wei, as decimal digits' }),
+          data: z.string().regex(/^0x([0-9a-f]{2})*$/),
+        })
+        .nullable()
+        .meta({ description: "EVM only: the transaction to send from the merchant's wallet (never signed here)" }),
+    })
+    .nullable()
+    .meta({ description: 'Null until the address is confirmed, and once cancelled' }),
+});
+
+export const refundListSchema = z.strictObject({ refunds: z.array(refundReadSchema) });
 
 /** The `refund.updated` payload (core/refunds/events.ts), sent byte for byte on every attempt. */
 export const refundUpdatedSchema = z.strictObject({

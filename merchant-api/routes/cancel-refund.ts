@@ -9,7 +9,7 @@ import { explorerOf } from '../../core/refunds/refund.js';
 import { refundViews } from '../../core/refunds/views.js';
 import type { MerchantEnv } from '../auth.js';
 import type { Operation } from '../openapi/operation.js';
-import { asSent, refundSchema } from '../openapi/refund-schemas.js';
+import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
 
 /** POST /refunds/{refund_id}/cancel: a refund not yet sent is cancelled, and what it held can be refunded again. */
 export function registerCancelRefund(app: Hono<MerchantEnv>, deps: ApiDeps): void {
@@ -19,8 +19,8 @@ export function registerCancelRefund(app: Hono<MerchantEnv>, deps: ApiDeps): voi
     const r = await cancelRefund(deps.db, deps.clock, (x) => explorerOf(deps.chains, x), c.get('merchant').id, id);
     if (!r.ok) throw r.error;
     deps.webhooks.wake();
-    const [view] = await refundViews(deps.db, deps.chains, [r.value]);
-    const body: z.input<typeof refundSchema> | undefined = view && asSent(view);
+    const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r.value]);
+    const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
     return ok(c, body, 'Refund cancelled');
   });
 }
@@ -34,6 +34,6 @@ export const cancelRefundOperation: Operation = {
     'Only `awaiting_address` and `ready` refunds can be cancelled (400 otherwise): once its amount was seen on chain the money has moved. The route takes no request body.',
   tag: 'Refunds',
   pathParams: { refund_id: { description: 'Refund id', example: 'rfd_4n8Kq2Wm' } },
-  success: { status: 200, description: 'The cancelled refund', data: refundSchema },
+  success: { status: 200, description: 'The cancelled refund', data: refundReadSchema },
   errors: [400, 404, 413],
 };

@@ -10,7 +10,7 @@ import { refundViews } from '../../core/refunds/views.js';
 import type { MerchantEnv } from '../auth.js';
 import type { Operation } from '../openapi/operation.js';
 import { bodyErrors } from '../openapi/operation.js';
-import { asSent, refundSchema } from '../openapi/refund-schemas.js';
+import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
 
 export const createRefundSchema = z.strictObject({
   amount_units: z
@@ -48,8 +48,8 @@ export function registerCreateRefund(app: Hono<MerchantEnv>, deps: ApiDeps): voi
     });
     if (!r.ok) throw r.error;
     deps.webhooks.wake();
-    const [view] = await refundViews(deps.db, deps.chains, [r.value]);
-    const body: z.input<typeof refundSchema> | undefined = view && asSent(view);
+    const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r.value]);
+    const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
     return ok(c, body, 'Refund created', 201);
   });
 }
@@ -68,6 +68,6 @@ export const createRefundOperation: Operation = {
     required: true,
     example: { amount_units: '1500', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
   },
-  success: { status: 201, description: 'The refund', data: refundSchema },
+  success: { status: 201, description: 'The refund', data: refundReadSchema },
   errors: [...bodyErrors, 404, 409],
 };

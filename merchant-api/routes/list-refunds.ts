@@ -17,7 +17,7 @@ export function registerListRefunds(app: Hono<MerchantEnv>, deps: ApiDeps): void
     const p = await findMerchantPayment(deps.db, c.get('merchant').id, idParam(c, 'payment_id', 'Payment'));
     if (!p) throw notFound('Payment');
     const body: z.input<typeof refundListSchema> = {
-      refunds: asSent(await refundViews(deps.db, deps.chains, await refundsOfPayment(deps.db, p.id))),
+      refunds: asSent(await refundViews(deps.db, deps.chains, deps.catalog, await refundsOfPayment(deps.db, p.id))),
     };
     return ok(c, body);
   });
