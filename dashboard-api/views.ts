@@ -55,6 +55,8 @@ export function paymentDetailView(p: Payment) {
     // Exact, in base units: how far the deposits are over or under what was due.
     overpaid_by: paid > due ? fromUnits(paid - due, p.decimals) : null,
     underpaid_by: paid > 0n && paid < due ? fromUnits(due - paid, p.decimals) : null,
+    // The paid asset's decimals: refunds are entered and shown from exact base units.
+    decimals: p.decimals,
   };
 }
 

@@ -54,7 +54,7 @@ test.describe('merchant dashboard pages', () => {
     await expect(page.locator('tbody tr')).not.toHaveCount(1);
   });
 
-  test('payment: timeline with sequences, deposits with confirmations and marks, webhook attempts, redeliver, refund after confirming', async ({
+  test('payment: timeline with sequences, deposits with confirmations and marks, webhook attempts, redeliver, refunds seen on chain until the payment is refunded', async ({
     page,
     world,
     dash,
@@ -105,15 +105,50 @@ test.describe('merchant dashboard pages', () => {
     await expect(page.getByText('Redelivery queued')).toBeVisible();
     await expect.poll(() => world.webhooks.length, { timeout: 20_000 }).toBeGreaterThan(before);
 
-    await page.getByRole('button', { name: 'Mark refunded' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Mark this payment refunded?' });
-    await expect(dialog).toBeVisible();
-    await shot(page, testInfo, 'dash-refund-confirm');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // Refunds: the excess by default, sent by "the merchant's wallet" (a sandbox transfer), seen and confirmed; a
+    // second one cancelled; then the rest, after which the payment is refunded.
+    const customer = 'ltc1qqypqxpq9qcrsszg2pvxq6rs0zqg3yyc5dyg36p';
+    const form = page.getByRole('form', { name: 'Refund this payment' });
+    await form.getByLabel('Customer’s address').fill(customer);
+    await form.getByRole('button', { name: 'Create refund' }).click();
+    await expect(page.getByText('Refund created: send it from your wallet to the address')).toBeVisible();
+    const rows = page.locator('tr[data-refund]');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('0.1 LTC');
+    await expect(rows.first().locator('[data-refund-status]')).toHaveText('ready to send');
+    await expectAccessible(page, 'payment-refunds');
+    await shot(page, testInfo, 'dash-refund-ready');
+    await world.service.api('/api/v1/sandbox/transfers', {
+      body: { currency: 'LTC', address: customer, amount: '0.1' },
+    });
+    await world.service.api('/api/v1/sandbox/blocks', { body: { count: 2, network: 'ltc' } });
+    await page.reload();
+    await expect(rows.first().locator('[data-refund-status]')).toHaveText('confirmed');
     await expect(page.locator('.headline [data-status]').first()).toHaveText(/finished/);
-    await page.getByRole('button', { name: 'Mark refunded' }).click();
-    await dialog.getByRole('button', { name: 'Mark refunded' }).click();
+
+    await form.getByLabel(/^Amount in/).fill('0.05');
+    await form.getByRole('button', { name: 'Create refund' }).click();
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(1)).toContainText('0.05 LTC');
+    await expect(rows.nth(1).locator('[data-refund-status]')).toHaveText('awaiting address');
+    await rows.nth(1).getByRole('button', { name: 'Cancel refund' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Cancel refund rfd_/ });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel refund' }).click();
+    await expect(rows.nth(1).locator('[data-refund-status]')).toHaveText('cancelled');
+
+    await form.getByLabel('Customer’s address').fill(customer);
+    await form.getByRole('button', { name: 'Create refund' }).click();
+    await expect(rows).toHaveCount(3);
+    const rest = String(p.blockchain.pay_amount);
+    await expect(rows.nth(2)).toContainText(`${rest} LTC`);
+    await world.service.api('/api/v1/sandbox/transfers', {
+      body: { currency: 'LTC', address: customer, amount: rest },
+    });
+    await world.service.api('/api/v1/sandbox/blocks', { body: { count: 2, network: 'ltc' } });
+    // The payment's own change reloads the page live.
     await expect(page.locator('.headline [data-status]').first()).toHaveText(/refunded/);
+    await expect(rows.nth(2).locator('[data-refund-status]')).toHaveText('confirmed');
     expect((await world.service.api(`/api/v1/payments/${id}`)).json.data.payment_status).toBe('refunded');
 
     await page.goBack();

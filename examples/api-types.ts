@@ -179,6 +179,90 @@ export interface paths {
         patch: operations["updateLink"];
         trace?: never;
     };
+    "/payments/{payment_id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payment's refunds
+         * @description Oldest first, cancelled ones included. Another merchant's payment is a 404.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        /**
+         * Refund a payment (in part or in full)
+         * @description Creates a refund in the paid asset's exact base units, within what the payment received less what its other refunds hold (a 422 on `amount_units` names that limit). With `address` it is `ready` for the merchant's wallet to send; without, it awaits one. A `refund.updated` webhook follows every change.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, GET, HEAD, OPTIONS.
+         */
+        options: operations["listRefundsOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`listRefunds`) does, with the same status and headers and no body.
+         */
+        head: operations["listRefundsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/refunds/{refund_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a refund
+         * @description Its status, amount, address and, once seen on chain, the transaction. Another merchant's refund is a 404.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["getRefundOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`getRefund`) does, with the same status and headers and no body.
+         */
+        head: operations["getRefundHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/refunds/{refund_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a refund not yet sent
+         * @description Only `awaiting_address` and `ready` refunds can be cancelled (400 otherwise): once its amount was seen on chain the money has moved. The route takes no request body.
+         */
+        post: operations["cancelRefund"];
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["cancelRefundOptions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/currencies": {
         parameters: {
             query?: never;
@@ -519,6 +603,30 @@ export interface webhooks {
          *     14 h, 20 h and 24 h (each ±20%), honouring `Retry-After` up to 1 h; `410 Gone` disables the endpoint.
          */
         post: operations["paymentUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund changed
+         * @description Sent on every change of a refund: created, its address confirmed, seen on chain (`sent`, with the `txid`),
+         *     `confirmed`, or `cancelled`. Drop an event whose `refund.sequence` is not above the last you applied.
+         *
+         *     Signed, deduplicated and retried exactly as `payment.updated` (see there). When confirmed refunds cover what
+         *     a payment received, the payment's own `payment.updated` follows with `payment_status` `refunded`.
+         */
+        post: operations["refundUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -930,8 +1038,8 @@ export interface components {
             /** @example dlv_3kD9sQ1w */
             delivery_id: string;
             event_id: string;
-            /** @constant */
-            event: "payment.updated";
+            /** @enum {string} */
+            event: "payment.updated" | "refund.updated";
             test: boolean;
             payment_id: string | null;
             sequence: number | null;
@@ -1034,6 +1142,165 @@ export interface components {
                 };
             };
         };
+        Refund: {
+            /** @example rfd_4n8Kq2Wm */
+            refund_id: string;
+            /** @example pay_8fJ2kLq0Zx */
+            payment_id: string;
+            /**
+             * @description `awaiting_address` (no confirmed address yet), `ready` (to be sent by the merchant), `sent` (its exact amount was seen going to the address), `confirmed`, or `cancelled`
+             * @enum {string}
+             */
+            refund_status: "awaiting_address" | "ready" | "sent" | "confirmed" | "cancelled";
+            /** @description Grows with every change: drop a webhook not above the last applied */
+            sequence: number;
+            /**
+             * @description Exact amount: a JSON number with its exact digits; display as returned
+             * @example 0.00153847
+             */
+            amount: number;
+            /**
+             * @description Exact amount in the paid asset's base units (satoshi, wei, token units, piconero), as decimal digits
+             * @example 1500
+             */
+            amount_units: string;
+            /** @example USDTERC20 */
+            currency: string;
+            /** @example eth */
+            network: string;
+            /** @description The customer's address; null while awaited */
+            address: string | null;
+            address_source: ("merchant" | "customer") | null;
+            /** @description The merchant confirmed the address: it can no longer change */
+            address_confirmed: boolean;
+            reason: string | null;
+            /** @description The transaction that carried the exact amount to the address */
+            txid: string | null;
+            explorer_url: string | null;
+            /** @description Transfers of another amount seen to the address: recorded, they complete nothing */
+            other_transfers: {
+                txid: string;
+                /**
+                 * @description Exact amount: a JSON number with its exact digits; display as returned
+                 * @example 0.00153847
+                 */
+                amount: number;
+                /**
+                 * @description Exact amount in the paid asset's base units (satoshi, wei, token units, piconero), as decimal digits
+                 * @example 1500
+                 */
+                amount_units: string;
+                confirmed: boolean;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            updated_at: string;
+            sent_at: string | null;
+            confirmed_at: string | null;
+            cancelled_at: string | null;
+            /** @description Null until the address is confirmed, and once cancelled */
+            send: {
+                /**
+                 * @description Payment URI with the exact amount (BIP21, `monero:`, EIP-681) for any wallet or a QR code
+                 * @example bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq?amount=0.000015
+                 */
+                uri: string;
+                /** @description EVM only: the transaction to send from the merchant's wallet (never signed here) */
+                evm_transaction: {
+                    chain_id: number;
+                    to: string;
+                    /** @description Wei, as decimal digits */
+                    value: string;
+                    data: string;
+                } | null;
+            } | null;
+        };
+        RefundInEvent: {
+            /** @example rfd_4n8Kq2Wm */
+            refund_id: string;
+            /** @example pay_8fJ2kLq0Zx */
+            payment_id: string;
+            /**
+             * @description `awaiting_address` (no confirmed address yet), `ready` (to be sent by the merchant), `sent` (its exact amount was seen going to the address), `confirmed`, or `cancelled`
+             * @enum {string}
+             */
+            refund_status: "awaiting_address" | "ready" | "sent" | "confirmed" | "cancelled";
+            /** @description Grows with every change: drop a webhook not above the last applied */
+            sequence: number;
+            /**
+             * @description Exact amount: a JSON number with its exact digits; display as returned
+             * @example 0.00153847
+             */
+            amount: number;
+            /**
+             * @description Exact amount in the paid asset's base units (satoshi, wei, token units, piconero), as decimal digits
+             * @example 1500
+             */
+            amount_units: string;
+            /** @example USDTERC20 */
+            currency: string;
+            /** @example eth */
+            network: string;
+            /** @description The customer's address; null while awaited */
+            address: string | null;
+            address_source: ("merchant" | "customer") | null;
+            /** @description The merchant confirmed the address: it can no longer change */
+            address_confirmed: boolean;
+            reason: string | null;
+            /** @description The transaction that carried the exact amount to the address */
+            txid: string | null;
+            explorer_url: string | null;
+            /** @description Transfers of another amount seen to the address: recorded, they complete nothing */
+            other_transfers: {
+                txid: string;
+                /**
+                 * @description Exact amount: a JSON number with its exact digits; display as returned
+                 * @example 0.00153847
+                 */
+                amount: number;
+                /**
+                 * @description Exact amount in the paid asset's base units (satoshi, wei, token units, piconero), as decimal digits
+                 * @example 1500
+                 */
+                amount_units: string;
+                confirmed: boolean;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            updated_at: string;
+            sent_at: string | null;
+            confirmed_at: string | null;
+            cancelled_at: string | null;
+        };
+        RefundUpdatedEvent: {
+            id: string;
+            /** @constant */
+            event: "refund.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            created_at: string;
+            source: string;
+            merchant: {
+                user_id: string | null;
+            };
+            refund: components["schemas"]["RefundInEvent"];
+        };
         OpenApiDocument: {
             /** @example 3.1.0 */
             openapi: string;
@@ -1114,7 +1381,8 @@ export interface components {
             amount?: number;
             min_amount?: number;
             max_amount?: number;
-            price_currency?: string;
+            /** @enum {string} */
+            price_currency?: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR" | "usd" | "aed" | "ars" | "aud" | "bdt" | "bhd" | "bmd" | "brl" | "cad" | "chf" | "clp" | "cny" | "czk" | "dkk" | "eur" | "gbp" | "gel" | "hkd" | "huf" | "idr" | "ils" | "inr" | "jpy" | "krw" | "kwd" | "lkr" | "mmk" | "mxn" | "myr" | "ngn" | "nok" | "nzd" | "php" | "pkr" | "pln" | "rub" | "sar" | "sek" | "sgd" | "thb" | "try" | "twd" | "uah" | "vnd" | "zar";
             currencies?: string[];
             max_payments?: number;
             /** Format: date-time */
@@ -1147,7 +1415,8 @@ export interface components {
             amount?: number | null;
             min_amount?: number | null;
             max_amount?: number | null;
-            price_currency?: string;
+            /** @enum {string} */
+            price_currency?: "USD" | "AED" | "ARS" | "AUD" | "BDT" | "BHD" | "BMD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "GEL" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "JPY" | "KRW" | "KWD" | "LKR" | "MMK" | "MXN" | "MYR" | "NGN" | "NOK" | "NZD" | "PHP" | "PKR" | "PLN" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "UAH" | "VND" | "ZAR" | "usd" | "aed" | "ars" | "aud" | "bdt" | "bhd" | "bmd" | "brl" | "cad" | "chf" | "clp" | "cny" | "czk" | "dkk" | "eur" | "gbp" | "gel" | "hkd" | "huf" | "idr" | "ils" | "inr" | "jpy" | "krw" | "kwd" | "lkr" | "mmk" | "mxn" | "myr" | "ngn" | "nok" | "nzd" | "php" | "pkr" | "pln" | "rub" | "sar" | "sek" | "sgd" | "thb" | "try" | "twd" | "uah" | "vnd" | "zar";
             currencies?: string[] | null;
             max_payments?: number | null;
             ends_at?: string | null;
@@ -1158,6 +1427,42 @@ export interface components {
             success: true;
             message: string;
             data: components["schemas"]["ReusableLinkDetail"];
+        };
+        CreateRefundRequest: {
+            /**
+             * @description Exact amount in the paid asset's base units (satoshi, wei, token units); default: the excess of an overpaid payment, else all that was received and is not yet refunded
+             * @example 1500
+             */
+            amount_units?: string;
+            /** @description The customer's address on the payment's network; the refund is `ready` at once */
+            address?: string;
+            reason?: string;
+        };
+        CreateRefundResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["Refund"];
+        };
+        ListRefundsResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                refunds: components["schemas"]["Refund"][];
+            };
+        };
+        GetRefundResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["Refund"];
+        };
+        CancelRefundResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["Refund"];
         };
         ListCurrenciesResponse: {
             /** @constant */
@@ -2238,6 +2543,360 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment id
+                 * @example pay_8fJ2kLq0Zx
+                 */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment's refunds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListRefundsResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment id
+                 * @example pay_8fJ2kLq0Zx
+                 */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount_units": "1500",
+                 *       "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateRefundResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listRefundsOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment id
+                 * @example pay_8fJ2kLq0Zx
+                 */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    listRefundsHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment id
+                 * @example pay_8fJ2kLq0Zx
+                 */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment's refunds (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown route (with or without a key), or no such resource for this merchant (no body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetRefundResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getRefundOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getRefundHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown route (with or without a key), or no such resource for this merchant (no body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cancelRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelRefundResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    cancelRefundOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
@@ -3360,6 +4019,89 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled until re-enabled; its deliveries are held */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 10 s): retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Event": "refund.updated";
+                /**
+                 * @description Delivery id: the same on every retry and redelivery; deduplicate on it
+                 * @example dlv_3kD9sQ1w
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Unix seconds of this attempt (fresh on every attempt)
+                 * @example 1764072000
+                 */
+                "X-Service-Timestamp": string;
+                /** @description `sha256=` + hex HMAC-SHA256(webhook secret, timestamp + "." + raw body) */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6a3c1e-8d2b-4c55-9e7a-2b1d4f6a8c90",
+                 *       "event": "refund.updated",
+                 *       "created_at": "2026-11-26T09:30:00.000Z",
+                 *       "source": "crypto-payments-service",
+                 *       "merchant": {
+                 *         "user_id": "mer_7Qm2xV"
+                 *       },
+                 *       "refund": {
+                 *         "refund_id": "rfd_4n8Kq2Wm",
+                 *         "payment_id": "pay_8fJ2kLq0Zx",
+                 *         "refund_status": "sent",
+                 *         "sequence": 3,
+                 *         "amount": 0.000015,
+                 *         "amount_units": "1500",
+                 *         "currency": "BTC",
+                 *         "network": "btc",
+                 *         "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                 *         "address_source": "merchant",
+                 *         "address_confirmed": true,
+                 *         "reason": "Returned item",
+                 *         "txid": "9c3b0e7f2a4d6c8e1b3f5a7d9c2e4b6a8f0d1c3e5a7b9d2f4c6e8a0b2d4f6a8c",
+                 *         "explorer_url": null,
+                 *         "other_transfers": [],
+                 *         "created_at": "2026-11-26T09:00:00.000Z",
+                 *         "updated_at": "2026-11-26T09:30:00.000Z",
+                 *         "sent_at": "2026-11-26T09:30:00.000Z",
+                 *         "confirmed_at": null,
+                 *         "cancelled_at": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundUpdatedEvent"];
             };
         };
         responses: {

@@ -36,8 +36,19 @@ ajv.addSchema({ ...document, $id: 'doc' });
 const order = { amount: 25, currency: 'btc', email: 'rules@example.com' };
 
 /** A documented path with real ids in it. */
-const concrete = (template: string) =>
-  template.replace('{payment_id}', 'pay_nope').replace('{delivery_id}', deliveryId);
+const concrete = (template: string, refundId = 'rfd_nope') =>
+  template.replace('{payment_id}', 'pay_nope').replace('{delivery_id}', deliveryId).replace('{refund_id}', refundId);
+
+/** A refund awaiting its address, of a paid sandbox payment: what cancelling takes. */
+async function freshRefund(): Promise<string> {
+  const p = await t.api('/api/v1/payments', { body: { amount: 10, currency: 'btc', email: 'a@example.com' } });
+  const { pay_address: address, pay_amount: amount } = p.json.data.blockchain;
+  expect((await t.api('/api/v1/sandbox/transfers', { body: { currency: 'btc', address, amount } })).status).toBe(201);
+  expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } })).status).toBe(200);
+  const r = await t.api(`/api/v1/payments/${p.json.data.payment.payment_id}/refunds`, { body: {} });
+  expect(r.status, r.text).toBe(201);
+  return r.json.data.refund_id;
+}
 
 describe('rules in the request schemas, so the document states them', () => {
   const createRequest = ajv.getSchema('doc#/components/schemas/CreatePaymentRequest');
@@ -158,8 +169,9 @@ describe('routes that take no request body', () => {
     });
   }
 
-  it('are the three webhook POSTs, each documented with 413', () => {
+  it('are the three webhook POSTs and cancelling a refund, each documented with 413', () => {
     expect(bodiless.map((op) => op.operationId).sort()).toEqual([
+      'cancelRefund',
       'enableWebhookEndpoint',
       'redeliverWebhook',
       'sendTestWebhook',
@@ -168,8 +180,9 @@ describe('routes that take no request body', () => {
   });
 
   it('refuse any body with 413, small, 70 KB or chunked, and write nothing', async () => {
+    const refundId = await freshRefund();
     for (const op of bodiless) {
-      const path = `/api/v1${concrete(op.path)}`;
+      const path = `/api/v1${concrete(op.path, refundId)}`;
       const before = (await t.api('/api/v1/webhook-deliveries')).json.data.deliveries.length;
       for (const body of ['{}', JSON.stringify({ a: 'x'.repeat(70_000) })]) {
         const r = await t.api(path, { body });
@@ -183,11 +196,13 @@ describe('routes that take no request body', () => {
 
   it('take a POST without a body (or an empty one) as before', async () => {
     for (const op of bodiless) {
-      const path = `/api/v1${concrete(op.path)}`;
-      const none = await t.api(path, { method: 'POST' });
-      expect(none.status, `${path} ${none.text}`).toBe(op.success.status);
-      const empty = await t.api(path, { method: 'POST', body: '' });
-      expect(empty.status, `${path} ${empty.text}`).toBe(op.success.status);
+      // A refund is cancelled once: each call takes its own.
+      const path = async () =>
+        `/api/v1${concrete(op.path, op.path.includes('{refund_id}') ? await freshRefund() : undefined)}`;
+      const none = await t.api(await path(), { method: 'POST' });
+      expect(none.status, `${op.path} ${none.text}`).toBe(op.success.status);
+      const empty = await t.api(await path(), { method: 'POST', body: '' });
+      expect(empty.status, `${op.path} ${empty.text}`).toBe(op.success.status);
     }
   });
 });

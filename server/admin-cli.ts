@@ -7,6 +7,7 @@ import { evmCommands } from './cli/evm-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { paymentCommands } from './cli/payment-commands.js';
 import { payoutCommands } from './cli/payout-commands.js';
+import { refundCommands } from './cli/refund-commands.js';
 import { secretsCommands } from './cli/secrets-commands.js';
 import { userCommands } from './cli/user-commands.js';
 import { viewkeyCommands } from './cli/viewkey-commands.js';
@@ -18,6 +19,7 @@ import { ConfigError, loadConfig } from './config.js';
 export const commands: Command[] = [
   ...merchantCommands,
   ...paymentCommands,
+  ...refundCommands,
   ...xpubCommands,
   ...viewkeyCommands,
   ...payoutCommands,

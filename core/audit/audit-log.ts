@@ -20,6 +20,8 @@ export const auditActions = [
   'payment.refund',
   'payment.link',
   'checkout.try',
+  'refund.create',
+  'refund.cancel',
   'key.create',
   'key.rotate',
   'key.deactivate',

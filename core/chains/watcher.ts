@@ -15,6 +15,8 @@ import {
 } from '../payments/deposits.js';
 import { recomputePayment } from '../payments/recompute.js';
 import { paymentsAt } from '../payments/store.js';
+import { dropLeftMempool, recordRefundTransfers, rederiveRefund } from '../refunds/observe.js';
+import { refundsWithTransfersFrom, unmineRefundTransfersAbove } from '../refunds/transfers.js';
 import type { Database } from '../store/schema.js';
 import type { ChainRegistry } from './registry.js';
 import { ChainLagError, type ChainSource, type ChainTransfer } from './types.js';
@@ -175,8 +177,9 @@ export class ChainWatcher {
     const fork = h;
     const forkHash = hash ?? '';
     this.deps.logger.warn('chain reorganisation', { chain: src.key, from: cp.height, fork });
-    await this.inTransaction(async (trx) => {
+    await this.inTransaction(async (trx, refunds) => {
       const affected = await unmineAbove(trx, src.key, fork, this.deps.clock.now());
+      for (const id of await unmineRefundTransfersAbove(trx, src.key, fork, this.deps.clock.now())) refunds.add(id);
       await trx.deleteFrom('chain_blocks').where('chain', '=', src.key).where('height', '>', fork).execute();
       await this.saveCheckpoint(trx, fork, forkHash);
       return affected;
@@ -202,9 +205,14 @@ export class ChainWatcher {
     transfers: ChainTransfer[],
   ): Promise<void> {
     const src = this.source;
-    await this.inTransaction(async (trx) => {
+    await this.inTransaction(async (trx, refunds) => {
       const now = this.deps.clock.now();
-      const touched = await this.recordTransfers(trx, transfers, { height, hash, seenAt: Math.min(now, timestamp) });
+      const at = { height, hash, seenAt: Math.min(now, timestamp) };
+      const touched = await this.recordTransfers(trx, transfers, at);
+      for (const id of await recordRefundTransfers(trx, src, transfers, at, now)) refunds.add(id);
+      for (const id of await refundsWithTransfersFrom(trx, src.key, height - src.requiredConfirmations + 1)) {
+        refunds.add(id);
+      }
       // Deposits whose confirmation count moved with this block: bounded by recent deposits, not open payments.
       for (const id of await paymentsWithDepositsFrom(trx, src.key, height - src.requiredConfirmations + 1)) {
         touched.add(id);
@@ -222,10 +230,13 @@ export class ChainWatcher {
 
   private async applyMempool(transfers: ChainTransfer[]): Promise<void> {
     const src = this.source;
-    await this.inTransaction(async (trx) => {
+    await this.inTransaction(async (trx, refunds) => {
+      const now = this.deps.clock.now();
       const touched = await this.recordTransfers(trx, transfers, null);
+      for (const id of await recordRefundTransfers(trx, src, transfers, null, now)) refunds.add(id);
       // Unmined deposits that left the mempool without being mined were replaced or dropped.
       const inPool = new Set(transfers.map((t) => `${t.txid}:${t.index}`));
+      for (const id of await dropLeftMempool(trx, src.key, inPool, now)) refunds.add(id);
       const gone = (await unminedDeposits(trx, src.key)).filter((d) => !inPool.has(`${d.txid}:${d.log_index}`));
       await markRemoved(
         trx,
@@ -302,18 +313,26 @@ export class ChainWatcher {
   }
 
   /**
-   * Runs `work` in one transaction, re-derives the payments it names there, and after the commit publishes them:
-   * `state` for those whose state changed (their webhook events are in the same commit), `confirmations` for the
-   * others (a block moved their count).
+   * Runs `work` in one transaction, re-derives the payments it names there (and the refunds it adds to `refunds`),
+   * and after the commit publishes the payments: `state` for those whose state changed (their webhook events are in
+   * the same commit), `confirmations` for the others (a block moved their count).
    */
-  private async inTransaction(work: (trx: Kysely<Database>) => Promise<Iterable<string>>): Promise<void> {
+  private async inTransaction(
+    work: (trx: Kysely<Database>, refunds: Set<string>) => Promise<Iterable<string>>,
+  ): Promise<void> {
     const changes = await this.deps.db.transaction().execute(async (trx) => {
-      const ids = await work(trx);
+      const refunds = new Set<string>();
+      const ids = await work(trx, refunds);
       const now = this.deps.clock.now();
       const out: PaymentChange[] = [];
       for (const id of ids) {
         const r = await recomputePayment(trx, id, now, this.deps.chains);
         if (r) out.push({ kind: r.changed ? 'state' : 'confirmations', payment: r.payment });
+      }
+      // After the payments: a refund confirmed here may settle its payment as `refunded`.
+      for (const id of refunds) {
+        const payment = await rederiveRefund(trx, id, this.deps.chains, now);
+        if (payment) out.push({ kind: 'state', payment });
       }
       return out;
     });

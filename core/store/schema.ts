@@ -7,6 +7,7 @@ import type {
   MerchantMailSettingTable,
   PaymentMailLocaleTable,
 } from './schema-mail.js';
+import type { RefundTable, RefundTotalTable, RefundTransferTable } from './schema-refunds.js';
 import type { CustomerCurrencyChoiceTable } from './schema-walk.js';
 
 /**
@@ -195,7 +196,8 @@ export interface WebhookDeliveryTable {
   merchant_id: string;
   payment_id: string | null;
   sequence: number | null;
-  kind: 'payment' | 'test';
+  /** `refund`: a `refund.updated` event (its `payment_id` is the refunded payment, `sequence` the refund's). */
+  kind: 'payment' | 'test' | 'refund';
   payload: string;
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
@@ -376,6 +378,9 @@ export interface Database {
   payment_links: PaymentLinkTable;
   payment_link_payments: PaymentLinkPaymentTable;
   pos_sales: PosSaleTable;
+  refunds: RefundTable;
+  refund_totals: RefundTotalTable;
+  refund_transfers: RefundTransferTable;
 }
 
 /** A live merchant's payout address per chain family (`evm`): where its payments' forwarders send funds. */

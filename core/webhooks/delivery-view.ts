@@ -1,5 +1,6 @@
 import { iso, isoOrNull } from '../clock.js';
 import type { Attempt, Delivery } from './deliveries.js';
+import { eventOfKind } from './sign.js';
 
 /** A delivery and its attempts as merchants see them: the delivery log route and the admin CLI print the same. */
 export function attemptView(a: Attempt) {
@@ -19,7 +20,7 @@ export function deliveryView(d: Delivery, attempts: Attempt[]) {
   return {
     delivery_id: d.id,
     event_id: d.event_id,
-    event: 'payment.updated',
+    event: eventOfKind(d.kind),
     test: d.kind === 'test',
     payment_id: d.payment_id,
     sequence: d.sequence,

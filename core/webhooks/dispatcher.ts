@@ -16,7 +16,7 @@ import {
   releaseLeases,
 } from './leases.js';
 import { parseRetryAfter, retryDelayMs } from './schedule.js';
-import { webhookHeaders } from './sign.js';
+import { eventOfKind, webhookHeaders } from './sign.js';
 import type { PostResult, WebhookTransport } from './transport.js';
 
 export interface DispatcherOptions {
@@ -280,7 +280,7 @@ export class WebhookDispatcher {
       result = await this.transport.post(
         ep.url,
         ep.mode,
-        webhookHeaders(ep.secret, d.id, startedAt, d.payload),
+        webhookHeaders(ep.secret, d.id, startedAt, d.payload, eventOfKind(d.kind)),
         d.payload,
       );
     } catch (e) {

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { Delivery } from './deliveries.js';
 
-export type Claimed = Pick<Delivery, 'id' | 'merchant_id' | 'payload' | 'attempts' | 'schedule_step'>;
+export type Claimed = Pick<Delivery, 'id' | 'merchant_id' | 'kind' | 'payload' | 'attempts' | 'schedule_step'>;
 /** The merchant's endpoint as read when the lease was taken (secret included, so a rotation applies at once). */
 export type Endpoint = { url: string | null; secret: string; mode: 'test' | 'live' };
 
@@ -64,7 +64,7 @@ export async function claimDue(
         .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', o.now)]));
       return dialect === 'postgres' ? q.forUpdate().skipLocked() : q;
     })
-    .returning(['id', 'merchant_id', 'payload', 'attempts', 'schedule_step'])
+    .returning(['id', 'merchant_id', 'kind', 'payload', 'attempts', 'schedule_step'])
     .execute();
   return { claimed, endpoints };
 }

@@ -1,7 +1,13 @@
 import { createHmac } from 'node:crypto';
 
-/** The one event kind of spec section 6. */
+/** The event kind of spec section 6, and the refunds' own (issue 30). */
 export const EVENT_KIND = 'payment.updated';
+export const REFUND_EVENT_KIND = 'refund.updated';
+
+/** The `X-Service-Event` of a delivery, by its kind: a test event reads exactly like a payment's. */
+export function eventOfKind(kind: 'payment' | 'test' | 'refund'): typeof EVENT_KIND | typeof REFUND_EVENT_KIND {
+  return kind === 'refund' ? REFUND_EVENT_KIND : EVENT_KIND;
+}
 
 /**
  * `sha256=` + lower-case hex HMAC-SHA256 over `timestamp + "." + raw body` (spec section 6).
@@ -20,12 +26,13 @@ export function webhookHeaders(
   deliveryId: string,
   nowMs: number,
   rawBody: string,
+  event: string = EVENT_KIND,
 ): Record<string, string> {
   const ts = Math.floor(nowMs / 1000);
   return {
     'content-type': 'application/json',
     'user-agent': 'crypto-payments-service-webhooks/1',
-    'x-service-event': EVENT_KIND,
+    'x-service-event': event,
     'x-service-delivery': deliveryId,
     'x-service-timestamp': String(ts),
     'x-service-signature': signature(secret, ts, rawBody),

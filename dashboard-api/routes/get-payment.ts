@@ -8,13 +8,16 @@ import { forwarderOf } from '../../core/forwarders/store.js';
 import { depositsOf } from '../../core/payments/deposits.js';
 import { paymentEventsOf } from '../../core/payments/events.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
+import { refundsOfPayment } from '../../core/refunds/store.js';
+import { refundViews } from '../../core/refunds/views.js';
 import { listDeliveries } from '../../core/webhooks/deliveries.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { dashDeliveryView, depositViews, forwarderView, paymentDetailView, timelineView } from '../views.js';
 
 /**
  * GET /merchants/{id}/payments/{payment_id}: the payment, its timeline (every status change with its sequence and
- * time), its deposits, its webhook deliveries with every attempt, and its forwarder's sweep when it was paid to one.
+ * time), its deposits, its webhook deliveries with every attempt, its forwarder's sweep when it was paid to one, and
+ * its refunds (partial ones included).
  * Another merchant's payment is 404.
  */
 export function registerGetPayment(app: Hono<DashEnv>, x: DashCtx): void {
@@ -22,11 +25,12 @@ export function registerGetPayment(app: Hono<DashEnv>, x: DashCtx): void {
     const merchant = c.get('merchant');
     const p = await findMerchantPayment(x.deps.db, merchant.id, idParam(c, 'payment_id', 'Payment'));
     if (!p) throw notFound('Payment');
-    const [events, deposits, deliveries, forwarder] = await Promise.all([
+    const [events, deposits, deliveries, forwarder, refunds] = await Promise.all([
       paymentEventsOf(x.deps.db, p.id),
       depositsOf(x.deps.db, p.id),
       listDeliveries(x.deps.db, merchant.id, { paymentId: p.id, limit: 100 }),
       forwarderOf(x.deps.db, p.id),
+      refundsOfPayment(x.deps.db, p.id),
     ]);
     return ok(c, {
       payment: paymentDetailView(p),
@@ -37,6 +41,7 @@ export function registerGetPayment(app: Hono<DashEnv>, x: DashCtx): void {
       forwarder: forwarder
         ? forwarderView(forwarder, deposits, x.deps.chains.get(chainKey(p.mode, p.network))?.explorerUrl)
         : null,
+      refunds: await refundViews(x.deps.db, x.deps.chains, x.deps.catalog, refunds),
     });
   });
 }

@@ -7,7 +7,6 @@ import { onDelivery, onPayment } from '../live.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
 import type { Delivery, PaymentRow } from '../types.js';
-import { ConfirmButton } from '../ui/confirm.js';
 import { CopyButton } from '../ui/copy.js';
 import { DataTable } from '../ui/data-table.js';
 import { DeliveryList } from '../ui/deliveries.js';
@@ -17,6 +16,7 @@ import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { Status } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { PaymentRefunds, type RefundRow } from './payment-refunds.js';
 
 interface Detail {
   payment: PaymentRow & {
@@ -26,6 +26,7 @@ interface Detail {
     valid_until: string;
     overpaid_by: string | null;
     underpaid_by: string | null;
+    decimals: number;
   };
   timeline: { sequence: number; payment_status: string; status_detail: string; at: string }[];
   deposits: {
@@ -43,6 +44,7 @@ interface Detail {
   deliveries: Delivery[];
   forwarder: Forwarder | null;
   hosted_payment_url: string;
+  refunds: RefundRow[];
 }
 interface Forwarder {
   address: string;
@@ -130,7 +132,7 @@ function Facts({ p }: { p: Detail['payment'] }) {
 
 /**
  * One payment: its facts, a timeline of every status change, its deposits, and the webhook deliveries about it
- * with every attempt. Owners may redeliver and mark it refunded (after a confirmation). Live changes reload it.
+ * with every attempt, and its refunds. Owners may redeliver, refund and cancel a refund. Live changes reload it.
  */
 export function PaymentPage({ merchantId, paymentId }: { merchantId: string; paymentId: string }) {
   const detail = useLoad(
@@ -182,27 +184,6 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
               <span class="mark under"> Underpaid by {money(p.underpaid_by, p.pay_currency)}</span>
             ) : null}
           </p>
-          {owner && (p.payment_status === 'finished' || p.payment_status === 'partially_paid') ? (
-            <div class="actions">
-              <ConfirmButton
-                label="Mark refunded"
-                title="Mark this payment refunded?"
-                confirmLabel="Mark refunded"
-                danger
-                onConfirm={() =>
-                  act(
-                    () => api(m(merchantId, `/payments/${paymentId}/refund`), { body: {} }),
-                    'Payment marked refunded',
-                  )
-                }
-              >
-                <p>
-                  Record that you returned the funds of {p.payment_id} yourself. The service moves no funds; it sets the
-                  status to refunded and sends a webhook. This cannot be undone.
-                </p>
-              </ConfirmButton>
-            </div>
-          ) : null}
           <Facts p={p} />
           <p class="copy-row">
             <CopyButton text={p.payment_id} label="Copy payment id" /> payment id
@@ -276,6 +257,16 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
               </DataTable>
             )}
           </section>
+          <PaymentRefunds
+            merchantId={merchantId}
+            paymentId={p.payment_id}
+            currency={p.pay_currency}
+            decimals={p.decimals}
+            refunds={d.refunds}
+            canRefund={['finished', 'partially_paid', 'expired', 'failed'].includes(p.payment_status)}
+            owner={owner}
+            act={act}
+          />
           <section aria-labelledby="deliveries-h">
             <h2 id="deliveries-h">Webhook deliveries</h2>
             <DeliveryList

@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY_RE } from '../../core/payments/idempotency.js';
 import { balancesOperation } from '../routes/balances.js';
+import { cancelRefundOperation } from '../routes/cancel-refund.js';
 import { createLinkOperation } from '../routes/create-link.js';
 import { createPaymentLinkOperation, createPaymentOperation } from '../routes/create-payment.js';
+import { createRefundOperation } from '../routes/create-refund.js';
 import { estimateOperation } from '../routes/estimate.js';
 import { getDeliveryOperation } from '../routes/get-delivery.js';
 import { getLinkOperation } from '../routes/get-link.js';
 import { getPaymentOperation } from '../routes/get-payment.js';
+import { getRefundOperation } from '../routes/get-refund.js';
 import { listCurrenciesOperation } from '../routes/list-currencies.js';
 import { listDeliveriesOperation } from '../routes/list-deliveries.js';
 import { listLinksOperation } from '../routes/list-links.js';
 import { listPaymentsOperation } from '../routes/list-payments.js';
+import { listRefundsOperation } from '../routes/list-refunds.js';
 import { minimumAmountOperation } from '../routes/minimum-amount.js';
 import { redeliverOperation } from '../routes/redeliver.js';
 import { sandboxBlocksOperation } from '../routes/sandbox-blocks.js';
@@ -20,6 +24,7 @@ import { updateLinkOperation } from '../routes/update-link.js';
 import { enableWebhookEndpointOperation, getWebhookEndpointOperation } from '../routes/webhook-endpoint.js';
 import { reusableLinkDetailSchema, reusableLinkSchema } from './link-responses.js';
 import { commonErrors, type ErrorStatus, type Operation } from './operation.js';
+import { refundReadSchema, refundSchema, refundUpdatedSchema } from './refund-schemas.js';
 import {
   balanceSchema,
   currencySchema,
@@ -32,7 +37,7 @@ import {
   paymentStatusViewSchema,
   paymentUpdatedSchema,
 } from './responses.js';
-import { paymentUpdatedWebhook } from './webhook.js';
+import { paymentUpdatedWebhook, refundUpdatedWebhook } from './webhook.js';
 
 /** Every /api/v1 operation, in the order the reference reads best. A route missing here fails a test. */
 export const operations: Operation[] = [
@@ -44,6 +49,10 @@ export const operations: Operation[] = [
   listLinksOperation,
   getLinkOperation,
   updateLinkOperation,
+  createRefundOperation,
+  listRefundsOperation,
+  getRefundOperation,
+  cancelRefundOperation,
   listCurrenciesOperation,
   minimumAmountOperation,
   estimateOperation,
@@ -70,6 +79,9 @@ const namedSchemas: Record<string, z.ZodType> = {
   ReusableLinkDetail: reusableLinkDetailSchema,
   WebhookDelivery: deliverySchema,
   PaymentUpdatedEvent: paymentUpdatedSchema,
+  Refund: refundReadSchema,
+  RefundInEvent: refundSchema,
+  RefundUpdatedEvent: refundUpdatedSchema,
   OpenApiDocument: openApiDocumentSchema,
 };
 
@@ -163,7 +175,7 @@ export function buildOpenApiDocument(serverUrl: string): JsonObject {
     security: [{ ApiKey: [] }],
     tags: Object.entries(tagDescriptions).map(([name, description]) => ({ name, description })),
     paths,
-    webhooks: { 'payment.updated': paymentUpdatedWebhook },
+    webhooks: { 'payment.updated': paymentUpdatedWebhook, 'refund.updated': refundUpdatedWebhook },
     components: {
       schemas,
       securitySchemes: {
@@ -198,9 +210,10 @@ export function buildOpenApiDocument(serverUrl: string): JsonObject {
 const tagDescriptions: Record<Operation['tag'], string> = {
   Payments: 'Create payments and payment links, read their status, list them for reconciliation',
   Links: 'Reusable payment links: one public URL, a new payment for each customer who opens it',
+  Refunds: "Money back to the customer, in the paid asset's exact units: sent by the merchant's wallet, seen on chain",
   Pricing: 'Enabled assets, minimum amounts and estimates',
   Balances: "The key's merchant balances per asset, derived from deposits",
-  Webhooks: 'The `payment.updated` delivery log, redelivery, test events and the endpoint',
+  Webhooks: 'The `payment.updated` and `refund.updated` delivery log, redelivery, test events and the endpoint',
   Sandbox: 'Test mode only: transfers and blocks on the simulated chain',
   Meta: 'This document',
 };

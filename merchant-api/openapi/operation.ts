@@ -14,7 +14,7 @@ export interface Operation {
   summary: string;
   /** What a reader needs beyond the summary (linters ask for one on every operation). */
   description: string;
-  tag: 'Payments' | 'Links' | 'Pricing' | 'Balances' | 'Webhooks' | 'Sandbox' | 'Meta';
+  tag: 'Payments' | 'Links' | 'Refunds' | 'Pricing' | 'Balances' | 'Webhooks' | 'Sandbox' | 'Meta';
   query?: z.ZodType;
   pathParams?: Record<string, { description: string; example: string }>;
   body?: { schema: z.ZodType; required: boolean; example?: unknown };

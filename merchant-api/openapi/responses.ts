@@ -254,7 +254,7 @@ const attemptSchema = z.strictObject({
 export const deliverySchema = z.strictObject({
   delivery_id: z.string().meta({ examples: ['dlv_3kD9sQ1w'] }),
   event_id: z.string(),
-  event: z.literal('payment.updated'),
+  event: z.enum(['payment.updated', 'refund.updated']),
   test: z.boolean(),
   payment_id: z.string().nullable(),
   sequence: z.number().int().nullable(),

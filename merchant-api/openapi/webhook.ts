@@ -92,3 +92,64 @@ export const paymentUpdatedWebhook = {
     },
   },
 };
+
+/**
+ * The `refund.updated` webhook (issue 30): the same headers, signature, deduplication and retries as
+ * `payment.updated`, only `X-Service-Event` and the payload (`RefundUpdatedEvent` in components) differ.
+ */
+export const refundUpdatedWebhook = {
+  post: {
+    operationId: 'refundUpdated',
+    summary: 'A refund changed',
+    description: [
+      'Sent on every change of a refund: created, its address confirmed, seen on chain (`sent`, with the `txid`),',
+      '`confirmed`, or `cancelled`. Drop an event whose `refund.sequence` is not above the last you applied.',
+      '',
+      'Signed, deduplicated and retried exactly as `payment.updated` (see there). When confirmed refunds cover what',
+      "a payment received, the payment's own `payment.updated` follows with `payment_status` `refunded`.",
+    ].join('\n'),
+    tags: ['Webhooks'],
+    security: [],
+    parameters: paymentUpdatedWebhook.post.parameters.map((p) =>
+      p.name === 'X-Service-Event' ? { ...p, schema: { type: 'string', const: 'refund.updated' } } : p,
+    ),
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/RefundUpdatedEvent' },
+          example: {
+            id: '0f6a3c1e-8d2b-4c55-9e7a-2b1d4f6a8c90',
+            event: 'refund.updated',
+            created_at: '2026-11-26T09:30:00.000Z',
+            source: 'crypto-payments-service',
+            merchant: { user_id: 'mer_7Qm2xV' },
+            refund: {
+              refund_id: 'rfd_4n8Kq2Wm',
+              payment_id: 'pay_8fJ2kLq0Zx',
+              refund_status: 'sent',
+              sequence: 3,
+              amount: 0.000015,
+              amount_units: '1500',
+              currency: 'BTC',
+              network: 'btc',
+              address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+              address_source: 'merchant',
+              address_confirmed: true,
+              reason: 'Returned item',
+              txid: '9c3b0e7f2a4d6c8e1b3f5a7d9c2e4b6a8f0d1c3e5a7b9d2f4c6e8a0b2d4f6a8c',
+              explorer_url: null,
+              other_transfers: [],
+              created_at: '2026-11-26T09:00:00.000Z',
+              updated_at: '2026-11-26T09:30:00.000Z',
+              sent_at: '2026-11-26T09:30:00.000Z',
+              confirmed_at: null,
+              cancelled_at: null,
+            },
+          },
+        },
+      },
+    },
+    responses: paymentUpdatedWebhook.post.responses,
+  },
+};

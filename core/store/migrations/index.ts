@@ -18,6 +18,7 @@ import * as twoFactor from './0016-two-factor.js';
 import * as mail from './0018-mail.js';
 import * as priceCurrencies from './0019-price-currencies.js';
 import * as reusableLinks from './0020-reusable-links.js';
+import * as refunds from './0021-refunds.js';
 import * as walk from './0023-walk.js';
 
 /**
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-price-currencies': priceCurrencies,
   '0023-walk': walk,
   '0020-reusable-links': reusableLinks,
+  '0021-refunds': refunds,
 };

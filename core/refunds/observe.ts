@@ -1,0 +1,161 @@
+import type { Kysely } from 'kysely';
+import type { ChainRegistry } from '../chains/registry.js';
+import type { ChainTransfer } from '../chains/types.js';
+import { newId } from '../ids.js';
+import { recountShares } from '../payments/balance-totals.js';
+import { confirmations } from '../payments/deposits.js';
+import type { Payment } from '../payments/payment.js';
+import { writeChange } from '../payments/recompute.js';
+import { lockPayment } from '../payments/store.js';
+import type { Database } from '../store/schema.js';
+import { writeRefundChange } from './change-refund.js';
+import { explorerOf, type Refund } from './refund.js';
+import { findRefund, refundsOfPayment, transfersOfRefunds } from './store.js';
+import {
+  findRefundTransfer,
+  insertRefundTransfer,
+  markRefundTransfersRemoved,
+  refundsAt,
+  unminedRefundTransfers,
+  updateRefundTransfer,
+} from './transfers.js';
+
+/*
+ * Refunds seen on chain (issue 30): the watcher that follows a chain for deposits also matches its transfers to the
+ * addresses of refunds the merchant confirmed. A transfer of the refund's asset and exact amount, seen after the
+ * refund was created, from any sender, makes it `sent`, then `confirmed` at the chain's confirmation count; another
+ * amount is recorded on the refund and completes nothing. A reorg or a dropped transaction rolls it back, as deposits.
+ */
+
+type Source = { key: string; network: string; mode: 'test' | 'live' };
+
+/** Records transfers to open refunds' addresses; returns the ids of refunds concerned. */
+export async function recordRefundTransfers(
+  trx: Kysely<Database>,
+  src: Source,
+  transfers: readonly ChainTransfer[],
+  block: { height: number; hash: string; seenAt: number } | null,
+  now: number,
+): Promise<Set<string>> {
+  const touched = new Set<string>();
+  if (transfers.length === 0) return touched;
+  const refunds = await refundsAt(trx, src.network, src.mode, [...new Set(transfers.map((t) => t.to))]);
+  if (refunds.length === 0) return touched;
+  const seenAt = block ? block.seenAt : now;
+  for (const t of transfers) {
+    for (const r of refunds) {
+      if (r.address !== t.to || r.asset !== t.asset) continue;
+      const existing = await findRefundTransfer(trx, r.id, src.key, t.txid, t.index);
+      if (existing) {
+        const height = block?.height ?? existing.block_height;
+        const hash = block?.hash ?? existing.block_hash;
+        if (existing.block_height === height && existing.block_hash === hash && existing.removed === 0) continue;
+        await updateRefundTransfer(trx, existing.id, {
+          block_height: height,
+          block_hash: hash,
+          removed: 0,
+          updated_at: now,
+        });
+      } else {
+        // Money that reached the address before the refund existed is not this refund.
+        if (seenAt < r.created_at) continue;
+        await insertRefundTransfer(trx, {
+          id: newId('rtx'),
+          refund_id: r.id,
+          chain: src.key,
+          txid: t.txid,
+          log_index: t.index,
+          asset: t.asset,
+          amount_units: t.amountUnits.toString(),
+          exact: t.amountUnits === BigInt(r.amount_units) ? 1 : 0,
+          block_height: block?.height ?? null,
+          block_hash: block?.hash ?? null,
+          removed: 0,
+          first_seen_at: seenAt,
+          updated_at: now,
+        });
+      }
+      touched.add(r.id);
+    }
+  }
+  return touched;
+}
+
+/** Transfers that left the mempool unmined (replaced, dropped): removed; returns the refunds concerned. */
+export async function dropLeftMempool(
+  trx: Kysely<Database>,
+  chain: string,
+  inPool: ReadonlySet<string>,
+  now: number,
+): Promise<string[]> {
+  const gone = (await unminedRefundTransfers(trx, chain)).filter((t) => !inPool.has(`${t.txid}:${t.log_index}`));
+  await markRefundTransfersRemoved(
+    trx,
+    gone.map((t) => t.id),
+    now,
+  );
+  return [...new Set(gone.map((t) => t.refund_id))];
+}
+
+/**
+ * Re-derives a refund from the transfers seen to it and writes the change (with its `refund.updated` event); when
+ * confirmed refunds then cover what the payment received, the payment becomes `refunded` (with its own
+ * `payment.updated`) in the same transaction. Returns the payment when its state changed.
+ */
+export async function rederiveRefund(
+  trx: Kysely<Database>,
+  refundId: string,
+  chains: ChainRegistry,
+  now: number,
+): Promise<Payment | undefined> {
+  const r = await findRefund(trx, refundId);
+  if (!r || (r.status !== 'ready' && r.status !== 'sent' && r.status !== 'confirmed')) return undefined;
+  const key = chains.chainKeyOf(r);
+  const head = await chains.headOf(key, trx);
+  const need = chains.requiredConfirmations(key);
+  const exact = (await transfersOfRefunds(trx, [r.id])).filter((t) => t.exact === 1 && t.removed === 0);
+  const done = exact.find((t) => confirmations(t.block_height, head) >= need);
+  const seen = done ?? exact[0];
+  const status: Refund['status'] = done ? 'confirmed' : seen ? 'sent' : 'ready';
+  const txid = seen?.txid ?? null;
+  if (status === r.status && txid === r.txid) return undefined;
+  const updated = await writeRefundChange(
+    trx,
+    r,
+    {
+      status,
+      txid,
+      sent_at: seen ? (r.sent_at ?? now) : null,
+      confirmed_at: done ? (r.confirmed_at ?? now) : null,
+    },
+    explorerOf(chains, r),
+    now,
+  );
+  if (updated.status !== 'confirmed') return undefined;
+  return settleRefunded(trx, r.payment_id, now);
+}
+
+/** The payment becomes `refunded` once its confirmed refunds cover what it received (the spec's status). */
+async function settleRefunded(trx: Kysely<Database>, paymentId: string, now: number): Promise<Payment | undefined> {
+  const p = await lockPayment(trx, paymentId);
+  if (!p || p.status === 'refunded') return undefined;
+  const received = BigInt(p.actually_paid_units);
+  const confirmed = (await refundsOfPayment(trx, p.id))
+    .filter((x) => x.status === 'confirmed')
+    .reduce((sum, x) => sum + BigInt(x.amount_units), 0n);
+  if (received === 0n || confirmed < received) return undefined;
+  const payment = await writeChange(
+    trx,
+    p,
+    {
+      status: 'refunded',
+      status_detail: p.status_detail,
+      actually_paid_units: p.actually_paid_units,
+      confirmed_at: p.confirmed_at,
+    },
+    now,
+  );
+  // A refunded payment's deposits count no more in the balance: its shares move in this same transaction.
+  await recountShares(trx, payment, now);
+  return payment;
+}

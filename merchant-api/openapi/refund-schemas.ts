@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { Decimal } from '../../core/money/decimal.js';
+import { refundStatuses } from '../../core/refunds/refund.js';
+import { amountSchema, timestampSchema } from './responses.js';
+
+/**
+ * The shapes of refunds (issue 30) on /api/v1 and in the `refund.updated` webhook. The view they describe is one
+ * function (core/refunds/refund.ts `refundView`); the routes type their answers with these, so `tsc` catches drift.
+ */
+
+const unitsSchema = z
+  .string()
+  .regex(/^[0-9]+$/)
+  .meta({
+    description: "Exact amount in the paid asset's base units (satoshi, wei, token units, piconero), as decimal digits",
+    examples: ['1500'],
+  });
+
+export const refundSchema = z.strictObject({
+  refund_id: z.string().meta({ examples: ['rfd_4n8Kq2Wm'] }),
+  payment_id: z.string().meta({ examples: ['pay_8fJ2kLq0Zx'] }),
+  refund_status: z.enum(refundStatuses).meta({
+    description:
+      '`awaiting_address` (no confirmed address yet), `ready` (to be sent by the merchant), `sent` (its exact amount was seen going to the address), `confirmed`, or `cancelled`',
+  }),
+  sequence: z
+    .number()
+    .int()
+    .meta({ description: 'Grows with every change: drop a webhook not above the last applied' }),
+  amount: amountSchema,
+  amount_units: unitsSchema,
+  currency: z.string().meta({ examples: ['USDTERC20'] }),
+  network: z.string().meta({ examples: ['eth'] }),
+  address: z.string().nullable().meta({ description: "The customer's address; null while awaited" }),
+  address_source: z.enum(['merchant', 'customer']).nullable(),
+  address_confirmed: z.boolean().meta({ description: 'The merchant confirmed the address: it can no longer change' }),
+  reason: z.string().nullable(),
+  txid: z.string().nullable().meta({ description: 'The transaction that carried the exact amount to the address' }),
+  explorer_url: z.string().nullable(),
+  other_transfers: z
+    .array(
+      z.strictObject({ txid: z.string(), amount: amountSchema, amount_units: unitsSchema, confirmed: z.boolean() }),
+    )
+    .meta({ description: 'Transfers of another amount seen to the address: recorded, they complete nothing' }),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+  sent_at: timestampSchema.nullable(),
+  confirmed_at: timestampSchema.nullable(),
+  cancelled_at: timestampSchema.nullable(),
+});
+
+/** A refund as the API reads it: the webhook's refund plus what the merchant's wallet must send. */
+export const refundReadSchema = refundSchema.extend({
+  send: z
+    .strictObject({
+      uri: z.string().meta({
+        description: 'Payment URI with the exact amount (BIP21, `monero:`, EIP-681) for any wallet or a QR code',
+        examples: ['bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq?amount=0.000015'],
+      }),
+      evm_transaction: z
+        .strictObject({
+          chain_id: z.number().int(),
+          to: z.string(),
+          value: z
+            .string()
+            .regex(/^[0-9]+$/)
+            .meta({ description: 'Wei, as decimal digits' }),
+          data: z.string().regex(/^0x([0-9a-f]{2})*$/),
+        })
+        .nullable()
+        .meta({ description: "EVM only: the transaction to send from the merchant's wallet (never signed here)" }),
+    })
+    .nullable()
+    .meta({ description: 'Null until the address is confirmed, and once cancelled' }),
+});
+
+export const refundListSchema = z.strictObject({ refunds: z.array(refundReadSchema) });
+
+/** The `refund.updated` payload (core/refunds/events.ts), sent byte for byte on every attempt. */
+export const refundUpdatedSchema = z.strictObject({
+  id: z.string(),
+  event: z.literal('refund.updated'),
+  created_at: timestampSchema,
+  source: z.string(),
+  merchant: z.strictObject({ user_id: z.string().nullable() }),
+  refund: refundSchema,
+});
+
+/** A view as its JSON reads: an exact `Decimal` is written as a JSON number (core/money/decimal.ts `stringifyJson`). */
+export type AsSent<T> = T extends Decimal
+  ? number
+  : T extends readonly (infer U)[]
+    ? AsSent<U>[]
+    : T extends object
+      ? { [K in keyof T]: AsSent<T[K]> }
+      : T;
+
+/**
+ * A view typed as it is sent, so a route can declare its answer as `z.input<typeof someSchema>` and `tsc` catches a
+ * view and its schema drifting apart. Identity at run time.
+ */
+export function asSent<T>(view: T): AsSent<T> {
+  return view as AsSent<T>;
+}

@@ -1,0 +1,73 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { readJson } from '../../api-kit/body.js';
+import type { ApiDeps } from '../../api-kit/deps.js';
+import { ok } from '../../api-kit/envelope.js';
+import { idParam } from '../../api-kit/path-params.js';
+import { createRefund } from '../../core/refunds/create-refund.js';
+import { explorerOf } from '../../core/refunds/refund.js';
+import { refundViews } from '../../core/refunds/views.js';
+import type { MerchantEnv } from '../auth.js';
+import type { Operation } from '../openapi/operation.js';
+import { bodyErrors } from '../openapi/operation.js';
+import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
+
+export const createRefundSchema = z.strictObject({
+  amount_units: z
+    .string()
+    .regex(/^[0-9]{1,78}$/, "Must be a whole number of the paid asset's base units, as decimal digits")
+    .optional()
+    .meta({
+      description:
+        "Exact amount in the paid asset's base units (satoshi, wei, token units); default: the excess of an overpaid payment, else all that was received and is not yet refunded",
+      examples: ['1500'],
+    }),
+  address: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "The customer's address on the payment's network; the refund is `ready` at once" }),
+  reason: z.string().max(500).optional(),
+});
+
+/**
+ * POST /payments/{payment_id}/refunds (201): a refund of what the payment received, never more than is left even
+ * when several are created at once. The service never sends it: the merchant's wallet does, and the watchers see it.
+ */
+export function registerCreateRefund(app: Hono<MerchantEnv>, deps: ApiDeps): void {
+  app.post('/payments/:payment_id/refunds', async (c) => {
+    const paymentId = idParam(c, 'payment_id', 'Payment');
+    const { data } = await readJson(c, createRefundSchema, deps.limits.bodyBytes);
+    const r = await createRefund(deps.db, deps.clock, deps.catalog, (x) => explorerOf(deps.chains, x), {
+      merchantId: c.get('merchant').id,
+      paymentId,
+      amountUnits: data.amount_units === undefined ? undefined : BigInt(data.amount_units),
+      address: data.address,
+      reason: data.reason,
+    });
+    if (!r.ok) throw r.error;
+    deps.webhooks.wake();
+    const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r.value]);
+    const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
+    return ok(c, body, 'Refund created', 201);
+  });
+}
+
+export const createRefundOperation: Operation = {
+  method: 'post',
+  path: '/payments/{payment_id}/refunds',
+  operationId: 'createRefund',
+  summary: 'Refund a payment (in part or in full)',
+  description:
+    "Creates a refund in the paid asset's exact base units, within what the payment received less what its other refunds hold (a 422 on `amount_units` names that limit). With `address` it is `ready` for the merchant's wallet to send; without, it awaits one. A `refund.updated` webhook follows every change.",
+  tag: 'Refunds',
+  pathParams: { payment_id: { description: 'Payment id', example: 'pay_8fJ2kLq0Zx' } },
+  body: {
+    schema: createRefundSchema,
+    required: true,
+    example: { amount_units: '1500', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+  },
+  success: { status: 201, description: 'The refund', data: refundReadSchema },
+  errors: [...bodyErrors, 404, 409],
+};
