@@ -192,8 +192,6 @@ async function measure(browser: Browser, tree: Tree, kind: Exclude<Kind, 'demoPa
       }
     }
     figures.samples[kind].push(await tapToQr(page));
-    // What the QR screen loads next (live status, the closing screens) counts too.
-    await settle(page);
   } finally {
     await context.close();
   }
