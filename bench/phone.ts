@@ -1,10 +1,10 @@
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
-import { startTcpProxy } from '../core/chains/evm/testing/tcp-proxy.js';
-import { rememberDemoKey } from '../dropin-api/demo.js';
 import { chromiumLaunchOptions } from '../e2e/chromium.js';
-import { startShop } from '../e2e/shop-server.js';
-import { startTestService } from '../server/testing/harness.js';
 import { runIfMain } from './standalone.js';
 import { median } from './stats.js';
 
@@ -25,12 +25,13 @@ export const PHONE = {
 /** How long the shopper waits on a settled page before the idle case's tap: more than Node's default keep-alive. */
 const IDLE_MS = 6000;
 
-export interface PhoneBench {
-  profile: typeof PHONE;
-  runs: number;
+type Kind = 'settled' | 'idle' | 'early' | 'earlyOneTag' | 'demo' | 'demoPageReady';
+
+/** One tree's figures: medians and samples of each case, and what its loads fetched that they should not have. */
+export interface PhoneFigures {
   /** Medians, ms from the tap (the click event's own time) to the QR on screen (the widget's `service-checkout:qr`). */
   tapToQrMs: {
-    /** The drop-in on a shop of another origin, the page settled (loaded, network idle). */
+    /** The drop-in on a shop of another origin (README's snippet), the page settled (loaded, network idle). */
     settled: number;
     /** The same after the shopper waited 6 s (Node's default keep-alive, 5 s, would have closed the connection). */
     idle: number;
@@ -38,12 +39,27 @@ export interface PhoneBench {
     early: number;
     /** The same on a shop with the one script tag alone (no module preload). */
     earlyOneTag: number;
-    /** The demo storefront (same origin as the service), its preset-coin button, the page settled. */
+    /** The demo storefront on another origin than the service (?service=), its preset-coin button, the page settled. */
     demo: number;
   };
-  /** Median ms from navigation to the demo storefront's buttons working (its "Test mode" line). */
+  /** Median ms from navigation to that demo storefront's buttons working (its "Test mode" line). */
   demoPageReadyMs: number;
-  samples: Record<'settled' | 'idle' | 'early' | 'earlyOneTag' | 'demo' | 'demoPageReady', number[]>;
+  samples: Record<Kind, number[]>;
+  /** CORS preflights (OPTIONS) sent by all loads: none expected, the drop-in's requests are CORS-simple. */
+  preflights: number;
+  /** Files fetched more than once within one load (the same path, from any origin), with the case they came in. */
+  duplicates: string[];
+}
+
+export interface PhoneBench {
+  profile: typeof PHONE;
+  runs: number;
+  /** This tree. */
+  after: PhoneFigures;
+  /** The tree named by PHONE_BASELINE (a checkout with its node_modules), its loads interleaved with this tree's. */
+  before?: PhoneFigures & { tree: string };
+  /** Load average (1 min) of the machine when the run started and ended. */
+  loadAverage: [number, number];
 }
 
 /**
@@ -93,75 +109,127 @@ async function tapToQr(page: Page): Promise<number> {
 
 const settle = (page: Page) => page.waitForLoadState('networkidle');
 
-/**
- * `npm run bench -- phone`: tap -> QR on the phone profile, medians of `runs` fresh loads (new browser context, no
- * cache) per case, and the demo storefront's page-ready. Targets: each settled tap under 300 ms (one round trip
- * plus rendering), the early tap under 450 ms.
- */
-export async function benchPhone(runs = 7): Promise<PhoneBench> {
-  // Always from the current source: a stale bundle would measure someone else's code.
-  execSync('npx vite build', { stdio: 'ignore' });
-  const t = await startTestService({ start: true });
-  await rememberDemoKey(t.service.deps.db, t.merchant.public_key);
-  const proxy = await startTcpProxy(Number(new URL(t.url).port), { roundTripMs: PHONE.roundTripMs });
-  const shop = await startShop(proxy.url);
-  const browser = await chromium.launch(chromiumLaunchOptions);
-  const samples: PhoneBench['samples'] = {
-    settled: [],
-    idle: [],
-    early: [],
-    earlyOneTag: [],
-    demo: [],
-    demoPageReady: [],
+/** A tree's service, shops and demo site, in a process of its own (bench/phone-target.ts). */
+interface Tree {
+  dir: string;
+  info: { service: string; shop: string; site: string; publicKey: string };
+  figures: PhoneFigures;
+  stop(): Promise<void>;
+}
+
+async function startTree(dir: string): Promise<Tree> {
+  // Always from the tree's current source: a stale bundle would measure someone else's code.
+  execSync('npx vite build', { cwd: dir, stdio: 'ignore' });
+  // The same target script in both trees: a baseline checkout may predate it.
+  const script = join(dir, 'bench/phone-target.ts');
+  if (resolve(script) !== fileURLToPath(new URL('./phone-target.ts', import.meta.url)))
+    copyFileSync(fileURLToPath(new URL('./phone-target.ts', import.meta.url)), script);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/phone-target.ts'], {
+    cwd: dir,
+    env: { ...process.env, ROUND_TRIP_MS: String(PHONE.roundTripMs) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const info = await new Promise<Tree['info']>((ok, fail) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+      const m = /READY (\{.*\})\n/.exec(out);
+      if (m) ok(JSON.parse(m[1] as string));
+    });
+    child.once('exit', (code) => fail(new Error(`bench/phone-target.ts in ${dir} exited ${code}`)));
+  });
+  const samples = Object.fromEntries(
+    ['settled', 'idle', 'early', 'earlyOneTag', 'demo', 'demoPageReady'].map((k) => [k, []]),
+  ) as unknown as Record<Kind, number[]>;
+  return {
+    dir,
+    info,
+    figures: { tapToQrMs: {} as PhoneFigures['tapToQrMs'], demoPageReadyMs: 0, samples, preflights: 0, duplicates: [] },
+    stop: async () => {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await gone;
+    },
   };
-  const options = { publicKey: t.merchant.public_key, locale: 'en', cryptoCurrency: 'USDTERC20' };
+}
+
+/**
+ * What one load fetched that it should not have: preflights, and a path fetched twice (from any origin: a preload
+ * that resolved against the page's origin, or whose mode differs from the load it was meant for, downloads again).
+ */
+function watchFetches(page: Page, kind: string, figures: PhoneFigures): void {
+  const seen = new Set<string>();
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (!url.protocol.startsWith('http') || url.pathname === '/favicon.ico') return;
+    if (r.method() === 'OPTIONS') figures.preflights++;
+    if (r.method() !== 'GET' || r.resourceType() === 'eventsource') return;
+    if (seen.has(url.pathname)) figures.duplicates.push(`${kind}: ${url.pathname}`);
+    seen.add(url.pathname);
+  });
+}
+
+/** One fresh load of `kind` on a tree; its figure goes to the tree's samples. */
+async function measure(browser: Browser, tree: Tree, kind: Exclude<Kind, 'demoPageReady'>): Promise<void> {
+  const { info, figures } = tree;
+  const early = kind.startsWith('early');
+  const options = kind === 'demo' ? {} : { publicKey: info.publicKey, locale: 'en', cryptoCurrency: 'USDTERC20' };
+  const [context, page] = await phoneContext(browser, early, options);
+  watchFetches(page, kind, figures);
   try {
-    for (let i = 0; i < runs; i++) {
-      for (const kind of ['settled', 'idle', 'early', 'earlyOneTag'] as const) {
-        const early = kind.startsWith('early');
-        const [context, page] = await phoneContext(browser, early, options);
-        try {
-          await page.goto(kind === 'earlyOneTag' ? `${shop.url}/one-tag` : shop.url);
-          if (!early) {
-            await settle(page);
-            if (kind === 'idle') await page.waitForTimeout(IDLE_MS);
-            await page.getByRole('button', { name: 'Buy the mug' }).click();
-          }
-          samples[kind].push(await tapToQr(page));
-        } finally {
-          await context.close();
-        }
-      }
-      const [context, page] = await phoneContext(browser, false, {});
-      try {
-        await page.goto(`${proxy.url}/demo/`);
-        samples.demoPageReady.push(Math.round((await page.evaluate('window.__readyAt')) as number));
+    if (kind === 'demo') {
+      // The demo storefront on a third origin (the operator's own hostname, its headers passed on as they are).
+      await page.goto(`${info.site}/demo/?service=${encodeURIComponent(info.service)}`);
+      figures.samples.demoPageReady.push(Math.round((await page.evaluate('window.__readyAt')) as number));
+      await settle(page);
+      await page.getByRole('button', { name: 'Buy the hoodie with USDT' }).click();
+    } else {
+      await page.goto(kind === 'earlyOneTag' ? `${info.shop}/one-tag` : info.shop);
+      if (!early) {
         await settle(page);
-        await page.getByRole('button', { name: 'Buy the hoodie with USDT' }).click();
-        samples.demo.push(await tapToQr(page));
-      } finally {
-        await context.close();
+        if (kind === 'idle') await page.waitForTimeout(IDLE_MS);
+        await page.getByRole('button', { name: 'Buy the mug' }).click();
       }
     }
+    figures.samples[kind].push(await tapToQr(page));
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * `npm run bench -- phone`: tap -> QR on the phone profile, medians of `runs` fresh loads (new browser context, no
+ * cache) per case, and the demo storefront's page-ready. With PHONE_BASELINE=<dir> (another checkout, built here
+ * too), the same cases on that tree, each load right after this tree's (the order alternating), so a machine that
+ * slows down mid-run slows both alike. Targets: each settled tap under 250 ms, the early tap under 450 ms, the
+ * demo's page-ready under 1,200 ms; no preflight, nothing fetched twice.
+ */
+export async function benchPhone(runs = 7): Promise<PhoneBench> {
+  const loadStart = loadavg()[0] as number;
+  const trees = [await startTree(process.cwd())];
+  const baseline = process.env.PHONE_BASELINE;
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  try {
+    if (baseline) trees.push(await startTree(resolve(baseline)));
+    for (let i = 0; i < runs; i++)
+      for (const kind of ['settled', 'idle', 'early', 'earlyOneTag', 'demo'] as const)
+        for (const tree of i % 2 === 0 ? trees : [...trees].reverse()) await measure(browser, tree, kind);
     const m = (xs: number[]) => Math.round(median(xs));
+    for (const { figures: f } of trees) {
+      for (const k of ['settled', 'idle', 'early', 'earlyOneTag', 'demo'] as const) f.tapToQrMs[k] = m(f.samples[k]);
+      f.demoPageReadyMs = m(f.samples.demoPageReady);
+    }
+    const [after, before] = trees as [Tree, Tree | undefined];
     return {
       profile: PHONE,
       runs,
-      tapToQrMs: {
-        settled: m(samples.settled),
-        idle: m(samples.idle),
-        early: m(samples.early),
-        earlyOneTag: m(samples.earlyOneTag),
-        demo: m(samples.demo),
-      },
-      demoPageReadyMs: m(samples.demoPageReady),
-      samples,
+      after: after.figures,
+      ...(before && { before: { ...before.figures, tree: before.dir } }),
+      loadAverage: [loadStart, loadavg()[0] as number],
     };
   } finally {
     await browser.close();
-    await shop.close();
-    await proxy.close();
-    await t.close();
+    for (const t of trees) await t.stop();
   }
 }
 

@@ -10,12 +10,23 @@ import { createDropinApi } from './index.js';
 import { registerLinkPage } from './link-page.js';
 import { staticFiles } from './static-files.js';
 
-const DEMO_PRELOADS = [
-  '</demo/demo.js>; rel=preload; as=script',
-  '</demo/config.js>; rel=preload; as=script',
-  '</dropin/v1/checkout.js>; rel=preload; as=script',
-  '</dropin/v1/checkout.module.js>; rel=modulepreload',
-].join(', ');
+/**
+ * The Link header of the demo storefront: what demo.js loads next, fetched with the page instead of one round trip
+ * after another (page, demo.js, then config.js and checkout.js, then checkout.module.js). demo.js is the page's
+ * own file (a relative path); the rest are the service's, named by its absolute address (PUBLIC_URL), the origin
+ * demo.js loads them from: a relative path would resolve against the page's origin, and a page served on another
+ * one (a shop's own hostname) would download them twice. `crossorigin` because demo.js loads them in CORS mode,
+ * as the drop-in's session request goes: a preload of another mode is not used, and its connection is not shared.
+ */
+export function demoPreloads(publicUrl: string): string {
+  const at = (path: string) => `${publicUrl}${path}`;
+  return [
+    '</demo/demo.js>; rel=preload; as=script',
+    `<${at('/demo/config.js')}>; rel=preload; as=script; crossorigin`,
+    `<${at('/dropin/v1/checkout.js')}>; rel=preload; as=script; crossorigin`,
+    `<${at('/dropin/v1/checkout.module.js')}>; rel=modulepreload; crossorigin`,
+  ].join(', ');
+}
 
 /**
  * Everything browser-facing: the drop-in API, the hosted payment page, the demo storefront's config and the
@@ -37,11 +48,9 @@ export function mountDropin(app: Hono, deps: ApiDeps): void {
   app.get('/icons/*', async (c) => (await icons(c, sent(c))) ?? c.notFound());
   app.get('/dropin/v1/*', (c) => serve(c, sent(c)));
   app.get('/demo', (c) => c.redirect('/demo/', 301));
+  const preloads = demoPreloads(deps.settings.publicUrl);
   app.get('/demo/', (c) => {
-    // What demo.js loads next, fetched with the page instead of one round trip after another (page, demo.js,
-    // checkout.js, checkout.module.js). Paths, as demo.js finds the service at the page's own origin; a copy of the
-    // page elsewhere (with ?service=) goes without these hints, not wrong ones.
-    c.header('link', DEMO_PRELOADS);
+    c.header('link', preloads);
     return serve(c, 'demo/index.html');
   });
   // The demo's public key: generated at runtime, so it cannot be a static file.

@@ -180,3 +180,42 @@ test("README's snippet fetches the module once, beside checkout.js; the one scri
     { preload: undefined, script: undefined },
   ]);
 });
+
+test('the demo storefront on another origin fetches each file once, from the service, with no preflight', async ({
+  browser,
+  world,
+}) => {
+  // A first visit: a context of its own, nothing cached.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const fetched: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith('http') && r.resourceType() !== 'eventsource') fetched.push(`${r.method()} ${r.url()}`);
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const reused = new Map<string, boolean>();
+  cdp.on('Network.responseReceived', (e) => reused.set(e.response.url, e.response.connectionReused));
+  const service = world.service.url;
+  await page.goto(`${world.shopUrl}/demo/?service=${encodeURIComponent(service)}`);
+  await expect(page.getByText('Test mode: nothing here costs real money.')).toBeVisible();
+  // Everything the page announced in its Link header has arrived (and been used, or it would be fetched again).
+  await page.waitForLoadState('networkidle');
+  await page.getByRole('button', { name: 'Buy the hoodie with USDT' }).click();
+  await expect(page.getByRole('dialog').locator('img[data-field="qr"]')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const paths = fetched.map((f) => {
+    const [method, url] = f.split(' ') as [string, string];
+    return `${method} ${new URL(url).pathname}`;
+  });
+  expect(paths.filter((p) => p.startsWith('OPTIONS'))).toEqual([]);
+  // Each file once: a preload named by a relative path (the page's origin) or in another mode than the script
+  // that uses it would be fetched a second time.
+  expect(paths.filter((p, i) => paths.indexOf(p) !== i)).toEqual([]);
+  // The service's files come from the service, not from the page's origin.
+  for (const f of ['/demo/config.js', '/dropin/v1/checkout.js', '/dropin/v1/checkout.module.js'])
+    expect(fetched).toContain(`GET ${service}${f}`);
+  // The tap's request rides a connection the page's scripts already opened: no new handshake.
+  expect(reused.get(`${service}/api/dropin/v1/sessions`)).toBe(true);
+  await context.close();
+});

@@ -59,11 +59,16 @@ export async function startShop(serviceUrl: string): Promise<{ url: string; clos
         .end(shopPage(serviceUrl, { nonce }));
     } else if (req.url === '/favicon.ico') res.writeHead(204).end();
     else if (req.url?.startsWith('/demo/')) {
-      // A copy of the demo storefront on this origin (it finds the service through ?service=).
+      // A copy of the demo storefront on this origin (it finds the service through ?service=), with the service's
+      // Link header passed on, as an operator's reverse proxy would.
       const path = new URL(req.url, 'http://x').pathname;
       void fetch(`${serviceUrl}${path}`).then(async (r) => {
+        const link = r.headers.get('link');
         res
-          .writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'text/plain' })
+          .writeHead(r.status, {
+            'content-type': r.headers.get('content-type') ?? 'text/plain',
+            ...(link && { link }),
+          })
           .end(Buffer.from(await r.arrayBuffer()));
       });
     } else res.writeHead(404).end();

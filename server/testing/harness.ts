@@ -44,6 +44,11 @@ export async function startTestService(
     overrides?: ServiceOverrides;
     mode?: 'test' | 'live';
     webhookUrl?: string;
+    /**
+     * The address browsers use instead of the server's own (PUBLIC_URL), given the port the server listens on: a
+     * proxy started in front of it (bench/phone.ts puts a slow network there). Default: the server's address.
+     */
+    publicUrl?: (port: number) => Promise<string>;
   } = {},
 ): Promise<TestService> {
   const store = await freshStoreUrl();
@@ -61,7 +66,7 @@ export async function startTestService(
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_SECOND: '0',
     PORT: String(port),
-    PUBLIC_URL: url,
+    PUBLIC_URL: opts.publicUrl ? await opts.publicUrl(port) : url,
     ...opts.env,
   });
   const service = await buildService(config, { ...opts.overrides, ...(opts.clock ? { clock: opts.clock } : {}) });
