@@ -2,7 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/chromium.js';
 
 /**
- * Browser runs of the drop-in in Debian's Chromium (DESIGN.md). Each worker starts the real service on a fresh
+ * Browser runs of the drop-in in Debian's Chromium (docs/architecture.md). Each worker starts the real service on a fresh
  * SQLite file and a merchant page on another origin (e2e/fixtures.ts); globalSetup builds the drop-in first.
  */
 const chromium = chromiumLaunchOptions;

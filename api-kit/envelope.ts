@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { stringifyJson } from '../core/money/decimal.js';
 
-/** The spec's success envelope. */
+/** The API's success envelope (docs/architecture.md). */
 export function ok(c: Context, data: unknown, message = 'OK', status: ContentfulStatusCode = 200): Response {
   return json(c, { success: true, message, data }, status);
 }

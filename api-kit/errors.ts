@@ -7,7 +7,7 @@ import type { Logger } from '../core/log.js';
 import { json } from './envelope.js';
 
 /**
- * Zod issues -> the spec's `errors` map: field name -> messages. Unknown fields are named one by one. Field names
+ * Zod issues -> the API's `errors` map: field name -> messages. Unknown fields are named one by one. Field names
  * come from the request, so the map has no prototype: `constructor` or `__proto__` are fields like any other.
  */
 export function zodFieldErrors(error: z.ZodError): FieldErrors {
@@ -43,7 +43,7 @@ export function validationError(error: z.ZodError): AppError {
 }
 
 /**
- * The one renderer of failures: the spec envelope (`success: false`, `message`, `errors` on 422) plus `code`
+ * The one renderer of failures: the API's envelope (`success: false`, `message`, `errors` on 422) plus `code`
  * and `request_id`. Unknown errors become a generic 500; their detail goes to the log only.
  */
 export function renderError(logger: Logger) {

@@ -13,7 +13,7 @@ import { qrSvgDataUrl } from '../core/qr/encode.js';
 import { type PaymentUriInput, type PaymentUris, paymentUris } from '../core/qr/payment-uri.js';
 
 /**
- * Representations of a payment for the API (spec 2.3). One builder per shape; every amount is a `Decimal`
+ * Representations of a payment for the API (API §2.3). One builder per shape; every amount is a `Decimal`
  * so JSON, QR, URI and screen show the same digits.
  */
 
@@ -25,7 +25,7 @@ export const integrationRecommendations = [
   'Expire the checkout UI at expires_at; if the customer retries after that, create a new payment.',
 ];
 
-/** The payment URIs of a payment (DESIGN.md money rules): without the amount, and with it. */
+/** The payment URIs of a payment (docs/architecture.md money rules): without the amount, and with it. */
 export function paymentUrisOf(catalog: Catalog, p: Payment): PaymentUris {
   return paymentUris(paymentUriInput(catalog, p));
 }
@@ -45,7 +45,7 @@ export function paymentUriInput(catalog: Catalog, p: Payment): PaymentUriInput {
   };
 }
 
-/** The qr group of POST /payments (spec 2.3): both URIs and a scalable SVG of each. */
+/** The qr group of POST /payments (API §2.3): both URIs and a scalable SVG of each. */
 export function paymentQr(catalog: Catalog, p: Payment) {
   const uris = paymentUrisOf(catalog, p);
   return {
@@ -167,7 +167,7 @@ export function paymentLinkView(p: Payment, publicUrl: string, pageSecret?: stri
   };
 }
 
-/** GET /payments/{id} (spec 2.3 status representation) plus lifecycle fields useful for reconciliation. */
+/** GET /payments/{id} (API §2.3 status representation) plus lifecycle fields useful for reconciliation. */
 export function paymentStatusView(p: Payment) {
   return {
     ...paymentStateFields(p),

@@ -3,7 +3,7 @@ import { type FiatCode, fiatCodes } from '../core/money/fiat.js';
 import { MAX_PRICE_USD } from '../core/pricing/amounts.js';
 
 /**
- * Field rules both APIs share, so a drop-in payment is any other payment. Bounds the spec leaves open ("not
+ * Field rules both APIs share, so a drop-in payment is any other payment. Bounds the API contract leaves open ("not
  * shown") are decided here and documented in README.
  */
 

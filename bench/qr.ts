@@ -14,7 +14,7 @@ import { paymentUris } from '../core/qr/payment-uri.js';
  * must cost well under 0.3 ms. Run alone with `npx tsx bench/qr.ts`; the main benchmark calls `measureQr`.
  */
 
-/** Per-code budget in milliseconds (DESIGN target: 1,500 payments/s, two codes each, 2 cores). */
+/** Per-code budget in milliseconds (target: 1,500 payments/s, two codes each, 2 cores). */
 export const QR_BUDGET_MS = 0.3;
 
 const HEX = '0123456789abcdefABCDEF';

@@ -19,7 +19,7 @@ export class ManualClock implements Clock {
   }
 }
 
-/** ISO 8601 with a UTC offset, as the spec requires for every timestamp. */
+/** ISO 8601 with a UTC offset, as the API contract requires (docs/architecture.md) for every timestamp. */
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }

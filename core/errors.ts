@@ -19,7 +19,7 @@ export const errorCodes = {
 
 export type ErrorCode = keyof typeof errorCodes;
 
-/** Field name -> messages, the spec's `errors` object on 422. */
+/** Field name -> messages, the API's `errors` object on 422. */
 export type FieldErrors = Record<string, string[]>;
 
 /**

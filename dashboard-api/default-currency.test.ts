@@ -64,7 +64,7 @@ describe('default price currency', () => {
     const b = (await owner.call(`${base}/balances`)).json.data.find((x: { currency: string }) => x.currency === 'BTC');
     // 0.001 BTC: 65 USD, 52 GBP at the test rates.
     expect(b).toMatchObject({ amount: '0.001', usd_amount: '65', fiat: { currency: 'GBP', amount: '52' } });
-    // The merchant API keeps the spec's shape.
+    // The merchant API keeps the API's shape.
     const api = (await t.api('/api/v1/balances')).json.data.balances.find(
       (x: { currency: string }) => x.currency === 'BTC',
     );

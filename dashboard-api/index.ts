@@ -67,7 +67,7 @@ import { registerUpdateWebhookUrl } from './routes/update-webhook-url.js';
 import { registerWebhookEndpoint } from './routes/webhook-endpoint.js';
 
 /**
- * The merchant dashboard's API under /dashboard/api (DESIGN.md dashboard contract): cookie sessions with a CSRF
+ * The merchant dashboard's API under /dashboard/api (docs/architecture.md dashboard contract): cookie sessions with a CSRF
  * token on every change, never API keys; one merchant's routes under /merchants/{merchant_id}/, open to its
  * members (owners change, viewers read). One route per file in routes/.
  */

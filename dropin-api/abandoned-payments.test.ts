@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../server/testing/harness.js
 /*
  * Issue 23 item 10: a checkout's abandoned choice (another asset in the same popup, or the same order opened again
  * after the popup was closed) expires the earlier payment at once instead of leaving it waiting beside the new one;
- * an expired payment still takes a deposit to its address (DESIGN.md lifecycle), so nothing paid is ever lost.
+ * an expired payment still takes a deposit to its address (docs/architecture.md lifecycle), so nothing paid is ever lost.
  */
 
 let t: TestService;

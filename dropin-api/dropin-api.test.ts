@@ -195,7 +195,7 @@ describe('sessions: happy path', () => {
 });
 
 describe('sessions: errors', () => {
-  it('validates with the spec envelope and writes nothing', async () => {
+  it('validates with the API envelope and writes nothing', async () => {
     const before = [await countRows('dropin_sessions'), await countRows('payments')];
     const r = await dropin('/sessions', {
       body: { amount: -1, currency: 'XXX', crypto_currency: 'nope!', customer: { email: 'x' }, extra: 1 },

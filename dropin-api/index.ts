@@ -20,7 +20,7 @@ export interface DropinApiOptions {
 }
 
 /**
- * The drop-in API under /api/dropin/v1 (DESIGN.md drop-in contract): `dk_` keys create sessions; everything
+ * The drop-in API under /api/dropin/v1 (docs/architecture.md drop-in contract): `dk_` keys create sessions; everything
  * after that is opened by the session token alone, which the browser got from the session's creation.
  */
 export function createDropinApi(deps: ApiDeps, o: DropinApiOptions): Hono<DropinEnv> {

@@ -13,7 +13,7 @@ export function normalizeOrigin(value: string): string | null {
 }
 
 /**
- * DESIGN.md drop-in contract: the merchant's allowed origins are enforced; a test-mode merchant with none set
+ * docs/architecture.md drop-in contract: the merchant's allowed origins are enforced; a test-mode merchant with none set
  * accepts any origin (so trying the drop-in needs no setup); a live merchant with none set accepts only the
  * service's own pages. Requests without `Origin` are not from a page's script (curl, servers) and pass: CORS
  * protects browsers, it cannot stop other clients.

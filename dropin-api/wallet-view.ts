@@ -7,7 +7,7 @@ import { evmTransfer, type PaymentUriInput } from '../core/qr/payment-uri.js';
 const hex = (n: bigint | number) => `0x${n.toString(16)}`;
 
 /**
- * What a browser wallet needs to pay a payment (DESIGN.md "Wallet pay"), or null when wallet pay is not offered:
+ * What a browser wallet needs to pay a payment (docs/architecture.md "Wallet pay"), or null when wallet pay is not offered:
  * test mode (the sandbox chain is no chain a wallet knows), other families, a network not configured live.
  * The transaction is built from `asked`, the very input of the payment's `payment_uri`, so both ask for the same
  * transfer. Quantities are hex as EIP-1193 takes them. `add_chain` is EIP-3085's `wallet_addEthereumChain`

@@ -22,7 +22,7 @@ export function limitPerAddress(
 }
 
 /**
- * `X-API-Key: sk_...` (spec section 5). Public `dk_` keys are refused here: they are for the browser drop-in only.
+ * `X-API-Key: sk_...` (API §5). Public `dk_` keys are refused here: they are for the browser drop-in only.
  * Rate limited per merchant once the key proved valid (per client address before, by limitPerAddress): a limit keyed
  * by whatever a client presents would let anyone drain a merchant's budget.
  */

@@ -27,7 +27,7 @@ const required = [
 ];
 
 describe('GET /currencies', () => {
-  it('lists every required asset with every field of spec 2.1', async () => {
+  it('lists every required asset with every field of API §2.1', async () => {
     const r = await t.api('/api/v1/currencies');
     expect(r.status).toBe(200);
     const list = r.json.data as Record<string, unknown>[];
@@ -82,7 +82,7 @@ describe('GET /currencies', () => {
 });
 
 describe('GET /minimum-amount and GET /estimate', () => {
-  it('answers every field of spec 4.4, in any ticker case', async () => {
+  it('answers every field of API §4.4, in any ticker case', async () => {
     const r = await t.api('/api/v1/minimum-amount?currency_from=BTC&currency_to=btc&is_fixed_rate=true');
     expect(r.status).toBe(200);
     // 5 USD minimum at 65000 USD/BTC, rounded up to 8 decimals.
@@ -98,7 +98,7 @@ describe('GET /minimum-amount and GET /estimate', () => {
     });
   });
 
-  it('answers every field of spec 4.5 with the same amount a payment would ask', async () => {
+  it('answers every field of API §4.5 with the same amount a payment would ask', async () => {
     const r = await t.api('/api/v1/estimate?amount=100&currency=ETH');
     expect(r.status).toBe(200);
     expect(r.text).toContain('"estimated_amount":0.0333333333333334');

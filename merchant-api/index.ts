@@ -27,7 +27,7 @@ import { registerSendTestEvent } from './routes/send-test-event.js';
 import { registerUpdateLink } from './routes/update-link.js';
 import { registerWebhookEndpoint } from './routes/webhook-endpoint.js';
 
-/** The merchant API under /api/v1 (spec section 4), secret `sk_` keys only. One route per file in routes/. */
+/** The merchant API under /api/v1 (API §4), secret `sk_` keys only. One route per file in routes/. */
 export function createMerchantApi(deps: ApiDeps, clientAddress: (c: Context) => string): Hono<MerchantEnv> {
   const app = new Hono<MerchantEnv>();
   const limiter = new RateLimiter(deps.limits.ratePerSecond, () => deps.clock.now());

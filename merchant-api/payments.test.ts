@@ -28,7 +28,7 @@ async function paymentCount(): Promise<number> {
 }
 
 describe('POST /payments: happy path', () => {
-  it('creates a direct payment with every group of spec 2.3 and exact amounts', async () => {
+  it('creates a direct payment with every group of API §2.3 and exact amounts', async () => {
     const r = await t.api('/api/v1/payments', { body: order });
     expect(r.status).toBe(201);
     expect(r.json.success).toBe(true);

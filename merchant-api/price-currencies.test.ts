@@ -173,7 +173,7 @@ describe('price_currency: happy path', () => {
       expect(r.json.data.pricing).toMatchObject({ price_amount: 52, price_currency: 'GBP', pay_amount: 0.001 });
       const est = await t.api('/api/v1/estimate?amount=52&currency=btc');
       expect(est.json.data).toMatchObject({ currency_from: 'gbp', estimated_amount: 0.001, rate: 52000 });
-      // The spec's default stays USD for /minimum-amount.
+      // The API's default stays USD for /minimum-amount.
       const min = await t.api('/api/v1/minimum-amount?currency_from=btc&currency_to=btc');
       expect(min.json.data.fiat_equivalent).toBe('usd');
       // Naming a currency still wins over the default.

@@ -33,7 +33,7 @@ describe('admin CLI', () => {
     await t?.close();
   });
 
-  it('creates a merchant on a fresh store and prints the DESIGN.md JSON; keys work once, as hashes', async () => {
+  it('creates a merchant on a fresh store and prints the JSON README documents; keys work once, as hashes', async () => {
     const r = await admin([
       'merchant',
       'create',

@@ -23,7 +23,7 @@ function nextRequestId(): string {
 
 /**
  * Composition of the HTTP surface: the merchant API, and everything browser-facing (drop-in API, hosted page, demo,
- * static files). Every failure, from any layer, renders through one error handler in the spec's envelope; unknown
+ * static files). Every failure, from any layer, renders through one error handler in the API's envelope (docs/architecture.md); unknown
  * paths are 404 in the same envelope.
  */
 export function createApp(

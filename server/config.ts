@@ -68,7 +68,7 @@ export const configSchema = z.object({
   MIN_AMOUNTS_USD: z.string().optional(),
   /** Milliseconds between expiry sweeps. */
   EXPIRY_SWEEP_MS: intFrom(1000, 10),
-  /** Webhook request budget (DESIGN.md: 10 s); leases outlive it by 5 s. */
+  /** Webhook request budget (docs/architecture.md: 10 s); leases outlive it by 5 s. */
   WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100),
   /** Fallback poll of the webhook outbox (wake-ups come from payment changes; this catches the rest). */
   WEBHOOK_POLL_MS: intFrom(1000, 10),

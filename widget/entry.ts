@@ -4,7 +4,7 @@ import type { CheckoutError, CheckoutHandle, CheckoutOptions, CheckoutResult } f
 
 type CheckoutModule = typeof import('./index.js');
 
-// The script tag's own address gives the service's origin (DESIGN.md) and the folder of the checkout module; read
+// The script tag's own address gives the service's origin (docs/architecture.md) and the folder of the checkout module; read
 // now, while this script is the current one.
 const script = document.currentScript as HTMLScriptElement | null;
 const src = script?.src || `${location.origin}/dropin/v1/checkout.js`;

@@ -6,7 +6,7 @@ export interface Mounted {
 }
 
 /**
- * The host element `<service-checkout>` with an open shadow root (DESIGN.md: merchants' Playwright runs see into
+ * The host element `<service-checkout>` with an open shadow root (docs/architecture.md: merchants' Playwright runs see into
  * it) and our one stylesheet, so no page CSS leaks in and none of ours leaks out.
  */
 export function mountHost(

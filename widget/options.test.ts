@@ -7,7 +7,7 @@ import { sessionBody } from './options.js';
 describe('open() options', () => {
   const ok = { publicKey: 'dk_test_abc', amount: 25, customer: { email: 'ann@example.com' } };
 
-  it('accepts the spec 4.9 options and maps them to the session body', () => {
+  it('accepts the API §4.9 options and maps them to the session body', () => {
     expect(
       optionProblems({ ...ok, currency: 'usd', cryptoCurrency: 'USDTERC20', reference: 'A-1', onSuccess: () => {} }),
     ).toEqual([]);

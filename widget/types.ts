@@ -1,9 +1,9 @@
 /**
- * Public types of the drop-in checkout (DESIGN.md drop-in contract), published as `checkout.d.ts` for bundler users.
+ * Public types of the drop-in checkout (docs/architecture.md drop-in contract), published as `checkout.d.ts` for bundler users.
  * Amounts are exact decimal strings: display them as they are, never through a float.
  */
 
-/** Options of `ServiceCheckout.open` (spec 4.9 plus the DESIGN.md callbacks). */
+/** Options of `ServiceCheckout.open` (API §4.9 plus the docs/architecture.md callbacks). */
 export interface CheckoutOptions {
   /** Public drop-in key, `dk_test_...` or `dk_live_...`. Never a secret `sk_` key. */
   publicKey: string;
@@ -83,7 +83,7 @@ export interface CheckoutPayment {
   remaining_amount: string;
   confirmations: { count: number; required: number };
   order_id: string | null;
-  /** The merchant's description of the order (spec `order_description`), when it has one. */
+  /** The merchant's description of the order (API `order_description`), when it has one. */
   order_description: string | null;
   expires_at: string;
   confirmed_at: string | null;

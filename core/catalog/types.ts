@@ -5,7 +5,7 @@
 export type ChainFamily = 'utxo' | 'evm' | 'tron' | 'solana' | 'xrp' | 'monero';
 
 export interface Asset {
-  /** Stable numeric id (spec 2.1 `code_id`). */
+  /** Stable numeric id (API §2.1 `code_id`). */
   codeId: number;
   /** Upper-case ticker, unique: BTC, USDTERC20, ... */
   code: string;
@@ -13,7 +13,7 @@ export interface Asset {
   /** Network code as shown to customers and merchants: btc, eth, bsc, matic, base, trx, sol, xrp, ltc, doge. */
   network: string;
   family: ChainFamily;
-  /** Decimals of the base unit on the network (spec `network_precision`). */
+  /** Decimals of the base unit on the network (API `network_precision`). */
   decimals: number;
   walletRegex: string;
   extraIdExists: boolean;

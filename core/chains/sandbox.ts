@@ -8,7 +8,7 @@ import type { Database } from '../store/schema.js';
 import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey } from './types.js';
 import type { ChainWatchers } from './watchers.js';
 
-/** Sandbox confirmations: 2, so `confirming` is observable between the first and second block (DESIGN.md). */
+/** Sandbox confirmations: 2, so `confirming` is observable between the first and second block (docs/architecture.md). */
 export const SANDBOX_CONFIRMATIONS = 2;
 
 const GENESIS_HASH = `0x${'0'.repeat(64)}`;

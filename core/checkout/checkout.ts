@@ -58,7 +58,7 @@ function untouched(p: Payment): boolean {
 /**
  * The customer's asset choice, through the same core as POST /payments. Choosing again while the quote holds returns
  * the same payment (a double click creates nothing); another asset before paying replaces it and expires it at once
- * (README, drop-in: abandoned choices); after expiry it is the retry of spec 4.7, a new payment. Once money arrived the choice is final (409), so a payment in flight is
+ * (README, drop-in: abandoned choices); after expiry it is the retry of API §4.7, a new payment. Once money arrived the choice is final (409), so a payment in flight is
  * never orphaned. A hosted page's new payment copies the old one's order and return URLs.
  */
 export async function choosePayment(

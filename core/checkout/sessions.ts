@@ -12,7 +12,7 @@ import type { Payment } from '../payments/payment.js';
 import type { Database, DropinSessionTable } from '../store/schema.js';
 
 /*
- * Drop-in checkout sessions (DESIGN.md drop-in contract): created server-side from a merchant's public key, read
+ * Drop-in checkout sessions (docs/architecture.md drop-in contract): created server-side from a merchant's public key, read
  * only with their token (stored hashed), pointing at the payment the customer is paying now.
  */
 

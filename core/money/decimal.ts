@@ -87,7 +87,7 @@ export const MAX_SIGNIFICANT_DIGITS = 15;
 
 /**
  * Converts a USD amount (cents) to an asset amount at a USD rate, rounded UP so the customer never underpays
- * by rounding: at most `precision` decimals and at most 15 significant digits (DESIGN.md money rules).
+ * by rounding: at most `precision` decimals and at most 15 significant digits (docs/architecture.md money rules).
  * Returns base units of an asset with `decimals` decimals (precision <= decimals).
  */
 export function usdToAssetUnits(cents: bigint, usdRate: string, decimals: number, precision = decimals): bigint {

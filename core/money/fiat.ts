@@ -58,7 +58,7 @@ export type FiatCode = keyof typeof fiatMinorUnits;
 /** Every code, upper case, USD first (the default). */
 export const fiatCodes = Object.keys(fiatMinorUnits) as [FiatCode, ...FiatCode[]];
 
-/** The currency every existing call and every merchant uses until told otherwise (spec: "priced in USD"). */
+/** The currency every existing call and every merchant uses until told otherwise (API contract: priced in USD). */
 export const DEFAULT_FIAT: FiatCode = 'USD';
 
 /** Whether `code` (any case) is a listed fiat currency; input never indexes the table before this check. */

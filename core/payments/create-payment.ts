@@ -34,7 +34,7 @@ export interface NewPayment {
   timeLimitSeconds?: number | undefined;
 }
 
-/** Looks up an asset payable by this merchant's mode, or the 422 the spec asks for on `currency`. */
+/** Looks up an asset payable by this merchant's mode, or the 422 the API contract asks for on `currency`. */
 export function payableAsset(deps: Pick<CoreDeps, 'catalog' | 'chains'>, mode: Merchant['mode'], code: string): Asset {
   const asset = deps.catalog.get(code);
   if (!asset) throw invalid('currency', `Unknown currency "${code}"; GET /currencies lists the supported ones`);
@@ -55,7 +55,7 @@ export function merchantCurrency(merchant: Pick<Merchant, 'default_currency'>): 
 /**
  * Prices and stores a new payment with its own address, in one transaction with `alsoInTransaction` (a drop-in
  * session pointing at it, say). Every check runs before anything is written, so a refused payment writes nothing.
- * The quote is exact: pay_amount is rounded up (DESIGN.md money rules), so rounding never underpays. Published as
+ * The quote is exact: pay_amount is rounded up (docs/architecture.md money rules), so rounding never underpays. Published as
  * a `created` change once committed.
  */
 export async function createPayment(

@@ -10,7 +10,7 @@ import { type Payment, paymentStateFields } from './payment.js';
 export const SERVICE_SOURCE = 'crypto-payments-service';
 
 /**
- * The `payment.updated` payload of spec section 6, plus `sequence`, `status_detail` and `updated_at`
+ * The `payment.updated` payload of API §6, plus `sequence`, `status_detail` and `updated_at`
  * so receivers can drop stale events. Built once, stored in the outbox, and sent byte for byte on every attempt.
  */
 export function paymentUpdatedPayload(eventId: string, p: Payment, createdAt: number, merchantUserId: string | null) {

@@ -28,7 +28,7 @@ export interface DerivedState {
 }
 
 /**
- * The whole lifecycle as one pure function of a payment and its deposits (DESIGN.md table). Every writer of a
+ * The whole lifecycle as one pure function of a payment and its deposits (docs/architecture.md table). Every writer of a
  * payment's status goes through it, so the API, the watcher and the expiry sweep can never disagree.
  */
 export function derivePaymentState(

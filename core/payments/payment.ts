@@ -24,8 +24,8 @@ export function actuallyPaidText(p: Payment): string {
 }
 
 /**
- * The fields every outside view of a payment's state shares: the status read (spec 4.8) and the webhook
- * payload (spec 6). One builder, so a receiver and a reconciling read never disagree on a field.
+ * The fields every outside view of a payment's state shares: the status read (API §4.8) and the webhook
+ * payload (API §6). One builder, so a receiver and a reconciling read never disagree on a field.
  */
 export function paymentStateFields(p: Payment) {
   return {

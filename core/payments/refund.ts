@@ -10,7 +10,7 @@ import { writeChange } from './recompute.js';
 import { lockPayment } from './store.js';
 
 /**
- * Marks a payment refunded (DESIGN.md: finished or partially_paid -> refunded, by the merchant only). The service
+ * Marks a payment refunded (docs/architecture.md: finished or partially_paid -> refunded, by the merchant only). The service
  * never moves funds: this records that the merchant returned them, and tells the webhook receiver. With `changes`
  * (the running service's bus) the change is published once committed; the admin CLI runs without one.
  */

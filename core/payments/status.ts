@@ -1,4 +1,4 @@
-/** DESIGN.md "Payment lifecycle": the closed set of statuses and details. */
+/** docs/architecture.md "Payment lifecycle": the closed set of statuses and details. */
 export const paymentStatuses = [
   'waiting',
   'confirming',

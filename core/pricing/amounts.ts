@@ -75,7 +75,7 @@ function networkFeeUnits(asset: Asset): bigint | null {
 }
 
 /**
- * The smallest payable amount of an asset (GET /minimum-amount, spec 4.4): the asset's USD minimum at the
+ * The smallest payable amount of an asset (GET /minimum-amount, API §4.4): the asset's USD minimum at the
  * current rate, but never less than 10 network fees, so a fee can never eat a meaningful share of a payment
  * even when the coin's price falls. `minUsd` is what that minimum is worth, 2 dp half-up.
  *
@@ -94,7 +94,7 @@ export function minimumAmount(asset: Asset, usdRate: RateInput): { minUnits: big
 }
 
 /**
- * The asset amount for a price (GET /estimate, spec 4.5; USD unless `currency` says otherwise, `usdRate` then being
+ * The asset amount for a price (GET /estimate, API §4.5; USD unless `currency` says otherwise, `usdRate` then being
  * that currency's rate), computed exactly as a payment's `pay_amount`
  * would be: USD rounded half-up to cents, then rounded up to the asset's precision and 15 significant digits.
  * `feeUnits` is the typical network fee the sender pays on top, or null when the catalog has no usable figure.

@@ -6,7 +6,7 @@ import type { FiatCode } from '../money/fiat.js';
 import type { FiatRate, RateProvider, UsdRate } from './types.js';
 
 /**
- * USD prices of one whole unit, keyed by CoinGecko id, used by test-mode merchants (DESIGN.md, sandbox chain).
+ * USD prices of one whole unit, keyed by CoinGecko id, used by test-mode merchants (docs/architecture.md, sandbox chain).
  * Round numbers so amounts in tests and demos can be checked by hand.
  */
 export const shippedTestRates: Readonly<Record<string, string>> = Object.freeze({

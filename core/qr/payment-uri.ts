@@ -30,7 +30,7 @@ const UTXO_SCHEMES: Readonly<Record<string, string>> = { btc: 'bitcoin', ltc: 'l
 const DECIMAL_RE = /^\d+(\.\d+)?$/;
 
 /**
- * Payment URIs per DESIGN.md "Money rules": BIP21 for Bitcoin-like chains, EIP-681 for EVM, and the chain's
+ * Payment URIs per docs/architecture.md "Money rules": BIP21 for Bitcoin-like chains, EIP-681 for EVM, and the chain's
  * common scheme elsewhere (TRON `tron:`, Solana Pay `solana:`, XRP `xrp:` with `dt=`). Amount digits are
  * `amountText` (or `units` for EIP-681) verbatim, so the QR, `payment_uri` and the screen always agree.
  * Throws on inputs the catalog can never produce (unknown UTXO network, EVM without chain id, amount text

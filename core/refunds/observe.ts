@@ -135,7 +135,7 @@ export async function rederiveRefund(
   return settleRefunded(trx, r.payment_id, now);
 }
 
-/** The payment becomes `refunded` once its confirmed refunds cover what it received (the spec's status). */
+/** The payment becomes `refunded` once its confirmed refunds cover what it received (the API's status, docs/architecture.md). */
 async function settleRefunded(trx: Kysely<Database>, paymentId: string, now: number): Promise<Payment | undefined> {
   const p = await lockPayment(trx, paymentId);
   if (!p || p.status === 'refunded') return undefined;

@@ -165,7 +165,7 @@ export interface PaymentEventTable {
   created_at: number;
 }
 
-/** A drop-in checkout session (DESIGN.md drop-in contract); `token_hash` is sha256 of the session token. */
+/** A drop-in checkout session (docs/architecture.md drop-in contract); `token_hash` is sha256 of the session token. */
 export interface DropinSessionTable {
   id: string;
   merchant_id: string;

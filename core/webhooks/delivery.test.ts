@@ -39,7 +39,7 @@ async function paidPayment(currency = 'btc', amount = 100) {
 const forPayment = (id: string) => rcv.received.filter((x) => x.json?.payment?.payment_id === id);
 
 describe('payment.updated deliveries', () => {
-  it('sends every status change with exactly the spec headers, a valid signature and the stored payload', async () => {
+  it('sends every status change with exactly the API headers, a valid signature and the stored payload', async () => {
     const p = await paidPayment();
     await rcv.waitFor(() => forPayment(p.id).length >= 2);
     const got = forPayment(p.id).sort((a, b) => a.json.payment.sequence - b.json.payment.sequence);

@@ -37,7 +37,7 @@ const row = (id: string) =>
 const settle = () => t.service.webhooks.settle();
 
 describe('retry schedule', () => {
-  it('spreads each wait within +-20% of the DESIGN.md schedule', () => {
+  it('spreads each wait within +-20% of the docs/architecture.md schedule', () => {
     expect(RETRY_SCHEDULE_MS).toEqual([0, 5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 504e5, 72e6, 864e5]);
     for (let step = 1; step < RETRY_SCHEDULE_MS.length; step++) {
       const base = RETRY_SCHEDULE_MS[step] as number;

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md retry schedule: at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each +-20% jitter.
+ * docs/architecture.md retry schedule: at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each +-20% jitter.
  * Entry i is the wait before attempt i+1; after the last attempt fails the delivery is marked failed.
  */
 export const RETRY_SCHEDULE_MS = [

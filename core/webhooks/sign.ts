@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-/** The event kind of spec section 6, and the refunds' own (issue 30). */
+/** The event kind of API §6, and the refunds' own (issue 30). */
 export const EVENT_KIND = 'payment.updated';
 export const REFUND_EVENT_KIND = 'refund.updated';
 
@@ -10,7 +10,7 @@ export function eventOfKind(kind: 'payment' | 'test' | 'refund'): typeof EVENT_K
 }
 
 /**
- * `sha256=` + lower-case hex HMAC-SHA256 over `timestamp + "." + raw body` (spec section 6).
+ * `sha256=` + lower-case hex HMAC-SHA256 over `timestamp + "." + raw body` (API §6).
  * @example signature('whsec_x', 1767225600, '{"id":"..."}') // "sha256=5f1c..."
  */
 export function signature(secret: string, timestampSeconds: number, rawBody: string): string {
@@ -18,7 +18,7 @@ export function signature(secret: string, timestampSeconds: number, rawBody: str
 }
 
 /**
- * Exactly the spec's headers for one attempt. The delivery id is the same on every attempt; the timestamp and
+ * Exactly the API's headers (docs/architecture.md, webhooks) for one attempt. The delivery id is the same on every attempt; the timestamp and
  * signature are fresh, so a captured request cannot be replayed once the receiver's tolerance has passed.
  */
 export function webhookHeaders(

@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * typed event. Depends on node:crypto only, so it can be copied into any Node receiver as is.
  */
 
-/** `payment.updated` as sent (spec section 6 plus `sequence`, `status_detail`, `updated_at`). */
+/** `payment.updated` as sent (API §6 plus `sequence`, `status_detail`, `updated_at`). */
 export interface PaymentUpdatedEvent {
   id: string;
   event: 'payment.updated';

@@ -8,12 +8,12 @@ import type { DashCtx, DashEnv } from '../context.js';
 /**
  * GET /merchants/{id}/balances: per asset, confirmed and pending amounts with their USD values (and in `fiat`, the
  * merchant's default currency when it is not USD), derived from
- * deposits exactly as GET /api/v1/balances (DESIGN.md): what reached the merchant's own addresses.
+ * deposits exactly as GET /api/v1/balances (docs/architecture.md): what reached the merchant's own addresses.
  */
 export function registerBalances(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/balances', async (c) => {
     const m = c.get('merchant');
-    // The spec's USD values, and the merchant's own currency beside them when it is another.
+    // The API's USD values, and the merchant's own currency beside them when it is another.
     const list = await balances(x.deps, m.id, m.mode, merchantCurrency(m));
     return ok(
       c,

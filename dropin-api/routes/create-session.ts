@@ -22,7 +22,7 @@ import { sessionPickerCurrencies } from './currencies.js';
 
 export const createSessionSchema = z.strictObject({
   amount: usdAmountSchema,
-  /** The price's currency (spec 4.9 display currency). @default the merchant's default currency, USD unless set */
+  /** The price's currency (API §4.9 display currency). @default the merchant's default currency, USD unless set */
   currency: priceCurrencySchema.optional(),
   crypto_currency: currencyCodeSchema.optional(),
   customer: z.strictObject({ email: emailSchema, name: customerNameSchema.optional() }),

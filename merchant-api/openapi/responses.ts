@@ -19,12 +19,12 @@ const paymentIdSchema = z.string().meta({ examples: ['pay_8fJ2kLq0Zx'] });
 const paymentStatusSchema = z.enum(paymentStatuses);
 const statusDetailSchema = z.enum(statusDetails);
 
-/** The success envelope around `data` (spec "Response envelope"). */
+/** The success envelope around `data` (docs/architecture.md, API contract). */
 export function envelopeSchema<T extends z.ZodType>(data: T) {
   return z.strictObject({ success: z.literal(true), message: z.string(), data });
 }
 
-/** Every failure: the spec's envelope plus `code` and `request_id`; `errors` per field on 422 only. */
+/** Every failure: the API's envelope (docs/architecture.md) plus `code` and `request_id`; `errors` per field on 422 only. */
 export const errorEnvelopeSchema = z
   .strictObject({
     success: z.literal(false),
@@ -80,7 +80,7 @@ export const balancesSchema = z.strictObject({ sub_partner_id: z.string(), balan
 
 /** A price's currency in answers: ISO 4217, upper case (core/money/fiat.ts). */
 const priceCurrencyOutSchema = z.enum(fiatCodes).meta({ description: 'ISO 4217 code of the price' });
-/** The same, lower case, where the spec writes currencies so (`currency_from: "usd"`). */
+/** The same, lower case, where the API contract writes currencies so (`currency_from: "usd"`). */
 const fiatLowerSchema = z.enum(fiatCodes.map((c) => c.toLowerCase()) as [string, ...string[]]);
 
 export const minimumAmountSchema = z.strictObject({
@@ -295,7 +295,7 @@ export const sandboxBlocksResultSchema = z.strictObject({
   heights: z.record(z.string(), z.number().int()),
 });
 
-/** The `payment.updated` payload (spec section 6, core/payments/events.ts), sent byte for byte on every attempt. */
+/** The `payment.updated` payload (API §6, core/payments/events.ts), sent byte for byte on every attempt. */
 export const paymentUpdatedSchema = z.strictObject({
   id: z.string().meta({ description: 'Event id (UUID)' }),
   event: z.literal('payment.updated'),

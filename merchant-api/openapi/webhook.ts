@@ -1,6 +1,6 @@
 /**
  * The `payment.updated` webhook as an OpenAPI 3.1 `webhooks` entry: what the service POSTs to the merchant's URL
- * (spec section 6, README "Webhooks"). The payload schema is `PaymentUpdatedEvent` in components.
+ * (API §6, README "Webhooks"). The payload schema is `PaymentUpdatedEvent` in components.
  */
 export const paymentUpdatedWebhook = {
   post: {

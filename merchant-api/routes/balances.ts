@@ -8,7 +8,7 @@ import type { MerchantEnv } from '../auth.js';
 import type { Operation } from '../openapi/operation.js';
 import { balancesSchema } from '../openapi/responses.js';
 
-/** GET /balances (spec 4.1, 2.2). */
+/** GET /balances (API §4.1, 2.2). */
 export function registerBalances(app: Hono<MerchantEnv>, deps: ApiDeps): void {
   app.get('/balances', async (c) => {
     const m = c.get('merchant');

@@ -25,7 +25,7 @@ import type { Operation } from '../openapi/operation.js';
 import { bodyErrors, pricingErrors } from '../openapi/operation.js';
 import { directPaymentSchema, paymentLinkSchema } from '../openapi/responses.js';
 
-/** The body of POST /payments and POST /payment-links (spec 4.6, 4.7). */
+/** The body of POST /payments and POST /payment-links (API §4.6, 4.7). */
 export const createPaymentSchema = z.strictObject({
   amount: usdAmountSchema,
   /** ISO 4217 code of `amount`. @default the merchant's default currency, USD unless set */

@@ -17,12 +17,12 @@ import { estimateSchema } from '../openapi/responses.js';
 export const estimateQuerySchema = z.strictObject({
   amount: usdAmountTextSchema,
   currency: currencyCodeSchema,
-  /** The price's currency (answered lower case as the spec writes `usd`). @default the merchant's default currency */
+  /** The price's currency (answered lower case as the API contract writes `usd`). @default the merchant's default currency */
   currency_from: priceCurrencySchema.optional(),
 });
 
 /**
- * GET /estimate (spec 4.5): the amount a payment of `amount` (in `currency_from`) would ask for, by the same rule as
+ * GET /estimate (API §4.5): the amount a payment of `amount` (in `currency_from`) would ask for, by the same rule as
  * POST /payments. `rate` is the price of one unit in that currency; `fee` the typical network fee the sender pays on top (non-custodial).
  */
 export function registerEstimate(app: Hono<MerchantEnv>, deps: ApiDeps): void {

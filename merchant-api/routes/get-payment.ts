@@ -9,7 +9,7 @@ import type { MerchantEnv } from '../auth.js';
 import type { Operation } from '../openapi/operation.js';
 import { paymentStatusViewSchema } from '../openapi/responses.js';
 
-/** GET /payments/{payment_id} (spec 4.8): another merchant's payment is a 404, exactly like a missing one. */
+/** GET /payments/{payment_id} (API §4.8): another merchant's payment is a 404, exactly like a missing one. */
 export function registerGetPayment(app: Hono<MerchantEnv>, deps: ApiDeps): void {
   app.get('/payments/:payment_id', async (c) => {
     const p = await findMerchantPayment(deps.db, c.get('merchant').id, idParam(c, 'payment_id', 'Payment'));

@@ -12,7 +12,7 @@ import { currencySchema } from '../openapi/responses.js';
 /** Catalog timestamps: when this catalog version shipped. */
 const CATALOG_DATE = Date.UTC(2026, 10, 1);
 
-/** GET /currencies (spec 4.2, 2.1): assets payable now: network watched and a fresh price at hand. */
+/** GET /currencies (API §4.2, 2.1): assets payable now: network watched and a fresh price at hand. */
 export function registerListCurrencies(app: Hono<MerchantEnv>, deps: ApiDeps): void {
   app.get('/currencies', async (c) => {
     const mode = c.get('merchant').mode;

@@ -22,7 +22,7 @@ export const listPaymentsQuerySchema = z.strictObject({
   cursor: z.string().max(200).optional(),
 });
 
-/** GET /payments: reconciliation beyond the spec; filter by status and creation time, keyset pages. */
+/** GET /payments: reconciliation beyond the v1 contract; filter by status and creation time, keyset pages. */
 export function registerListPayments(app: Hono<MerchantEnv>, deps: ApiDeps): void {
   app.get('/payments', async (c) => {
     const q = readQuery(c, listPaymentsQuerySchema);

@@ -18,14 +18,14 @@ const booleanText = z.enum(['true', 'false', '1', '0']).transform((v) => v === '
 export const minimumAmountQuerySchema = z.strictObject({
   currency_from: currencyCodeSchema,
   currency_to: currencyCodeSchema,
-  /** The currency the minimum is also given in (spec: default USD), any listed one, answered lower case. */
+  /** The currency the minimum is also given in (API contract: default USD), any listed one, answered lower case. */
   fiat_equivalent: priceCurrencySchema.default('USD'),
   is_fixed_rate: booleanText.optional(),
   is_fee_paid_by_user: booleanText.optional(),
 });
 
 /**
- * GET /minimum-amount (spec 4.4). Funds go straight to the merchant (no conversion), so the minimum is that of
+ * GET /minimum-amount (API §4.4). Funds go straight to the merchant (no conversion), so the minimum is that of
  * `currency_from`; `currency_to` must be a known asset or usd and is echoed.
  */
 export function registerMinimumAmount(app: Hono<MerchantEnv>, deps: ApiDeps): void {
