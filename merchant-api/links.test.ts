@@ -110,6 +110,37 @@ describe('reusable links: the merchant API', () => {
     expect(await count('payments')).toBe(before);
   });
 
+  it("keeps a link's currency and assets when its customer picks another asset on the hosted page", async () => {
+    const link = (
+      await t.api('/api/v1/links', {
+        body: { name: 'Berlin workshop', amount: 20, price_currency: 'EUR', currencies: ['ltc', 'btc'] },
+      })
+    ).json.data;
+    const a = await visit(link.url, { email: 'eva@example.com', currency: 'ltc' });
+    expect(a.status).toBe(201);
+    const first = a.json.data.payment_id as string;
+    const page = new URL(a.json.data.hosted_payment_url);
+    const token = `pt_${first}.${page.searchParams.get('t')}`;
+    const choose = (currency: string) =>
+      fetch(`${t.url}/api/dropin/v1/sessions/${token}/payment`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ currency }),
+      }).then(async (r) => ({ status: r.status, json: await r.json() }));
+    const before = await count('payments');
+    const outside = await choose('DOGE');
+    expect(outside.status).toBe(422);
+    expect(outside.json.errors.currency[0]).toContain('LTC, BTC');
+    expect(await count('payments')).toBe(before);
+
+    const btc = await choose('BTC');
+    expect(btc.status).toBe(201);
+    const second = (await t.api(`/api/v1/payments/${btc.json.data.payment.payment_id}`)).json.data;
+    expect(second).toMatchObject({ price_amount: 20, price_currency: 'EUR', pay_currency: 'BTC' });
+    const read = (await t.api(`/api/v1/links/${link.id}`)).json.data;
+    expect(read.totals).toEqual([{ price_currency: 'EUR', payments: 2, paid_payments: 0, paid_amount: 0 }]);
+  });
+
   it('never makes more payments than the limit when customers arrive at once', async () => {
     const link = (await t.api('/api/v1/links', { body: { name: 'Last seats', amount: 40, max_payments: 3 } })).json
       .data;

@@ -1,6 +1,9 @@
 import type { CoreDeps } from '../deps.js';
-import { AppError } from '../errors.js';
+import { AppError, invalid } from '../errors.js';
+import { linkAssets } from '../links/pay-link.js';
+import { insertLinkPayment, linkOfPayment } from '../links/store.js';
 import { getMerchant, type Merchant } from '../merchants/merchants.js';
+import { fiatCode } from '../money/fiat.js';
 import { stateChanges } from '../payments/changes.js';
 import { createPayment, payableAsset } from '../payments/create-payment.js';
 import type { Payment } from '../payments/payment.js';
@@ -85,12 +88,23 @@ export async function choosePayment(
   const expired: Payment[] = [];
   // A link whose customer chooses the asset stays theirs to choose on the new payment's page.
   const picks = await customerChooses(deps.db, source.id);
+  // A payment of a reusable link: the new one keeps to the link's assets and joins its list (totals, limit).
+  const reusable = await linkOfPayment(deps.db, source.id);
+  if (reusable && !linkAssets(deps, x.merchant.mode, reusable).some((a) => a.code === asset.code))
+    throw invalid(
+      'currency',
+      `This link takes ${linkAssets(deps, x.merchant.mode, reusable)
+        .map((a) => a.code)
+        .join(', ')}`,
+    );
   const payment = await createPayment(
     deps,
     x.merchant,
     {
       kind: source.kind,
       priceAmount: source.price_amount,
+      // The same price in the same currency: the merchant's default may have changed since.
+      priceCurrency: fiatCode(source.price_currency) ?? undefined,
       currency: asset.code,
       email: source.customer_email,
       name: source.customer_name ?? undefined,
@@ -107,6 +121,7 @@ export async function choosePayment(
     async (trx, p) => {
       expired.push(...(await expireReplaced(trx, deps, source.id, p.created_at)));
       if (picks) await letCustomerChoose(trx, p.id, p.created_at);
+      if (reusable) await insertLinkPayment(trx, reusable.id, p.id, p.created_at);
     },
   );
   deps.changes.publish(stateChanges(expired));

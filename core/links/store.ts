@@ -96,6 +96,16 @@ export async function insertLinkPayment(trx: Db, linkId: string, paymentId: stri
     .execute();
 }
 
+/** The reusable link a payment was made through, if any. */
+export function linkOfPayment(db: Db, paymentId: string): Promise<PaymentLink | undefined> {
+  return db
+    .selectFrom('payment_link_payments')
+    .innerJoin('payment_links', 'payment_links.id', 'payment_link_payments.link_id')
+    .selectAll('payment_links')
+    .where('payment_link_payments.payment_id', '=', paymentId)
+    .executeTakeFirst();
+}
+
 /** A link's payments, newest first, in keyset pages. */
 export async function listLinkPayments(
   db: Db,
