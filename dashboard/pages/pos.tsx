@@ -147,7 +147,7 @@ export function PosPage({ merchantId }: { merchantId: string }) {
     const due = minus(p.pay_amount, p.actually_paid);
     const done = p.payment_status === 'finished' || p.payment_status === 'expired' || p.payment_status === 'failed';
     return (
-      <section class={`pos-screen s-${p.payment_status}`} aria-labelledby="pos-h">
+      <section class={`pos-screen s-${p.payment_status}`} aria-labelledby="pos-h" data-payment={p.payment_id}>
         {!connected.value ? (
           <p class="notice info" role="status">
             Connection lost: reconnecting…
