@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMails } from '../core/mail/mail-log.js';
+import { createMerchant } from '../core/merchants/merchants.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 import { until } from '../server/testing/until.js';
 import { type DashClient, userOf } from './testing/client.js';
@@ -145,5 +146,30 @@ describe('the cashier role', () => {
   it('is a role viewers do not have: a viewer cannot sell', async () => {
     const r = await viewer.call(`${base}/pos/payments`, { body: { amount: 5, currency: 'ltc' } });
     expect(r.status).toBe(403);
+  });
+
+  it("sells in the merchant's own currency and its minor units: a JPY till charges whole yen", async () => {
+    const shop = await createMerchant(t.service.deps.db, t.service.deps.clock, { name: 'Tokyo cafe', mode: 'test' });
+    const yen = await userOf(t, shop.merchant_id, 'tokyo@shop.example', 'owner');
+    const mb = `/merchants/${shop.merchant_id}`;
+    const set = await yen.call(`${mb}/settings`, { method: 'PATCH', body: { default_currency: 'JPY' } });
+    expect(set.status, set.text).toBe(200);
+    const r = await yen.call(`${mb}/pos/payments`, { body: { amount: 1250, tip: 125.4, currency: 'ltc' } });
+    expect(r.status, r.text).toBe(201);
+    const p = r.json.data.payment;
+    expect(p).toMatchObject({ price_amount: '1375', price_currency: 'JPY', pay_currency: 'LTC' });
+    const read = (await t.api(`/api/v1/payments/${p.payment_id}`, { key: shop.secret_key })).json.data;
+    expect(read).toMatchObject({ price_amount: 1375, price_currency: 'JPY' });
+    await t.api('/api/v1/sandbox/transfers', {
+      key: shop.secret_key,
+      body: { currency: 'ltc', address: p.pay_address, amount: p.pay_amount },
+    });
+    await t.api('/api/v1/sandbox/blocks', { key: shop.secret_key, body: { count: 2, network: 'ltc' } });
+    await until(
+      async () => (await yen.call(`${mb}/pos/payments/${p.payment_id}`)).json.data.payment.payment_status,
+      (s) => s === 'finished',
+    );
+    const sales = await yen.call(`${mb}/pos/sales?from=${encodeURIComponent(startOfDay())}`);
+    expect(sales.json.data).toMatchObject({ paid_count: 1, paid_amount: '1375', price_currency: 'JPY' });
   });
 });

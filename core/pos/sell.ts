@@ -1,14 +1,15 @@
 import type { CoreDeps } from '../deps.js';
 import { invalid } from '../errors.js';
 import type { Merchant } from '../merchants/merchants.js';
-import { fromUnits, usdToCents } from '../money/decimal.js';
-import { createPayment } from '../payments/create-payment.js';
+import { fromUnits, roundHalfUp } from '../money/decimal.js';
+import { minorUnits } from '../money/fiat.js';
+import { createPayment, merchantCurrency } from '../payments/create-payment.js';
 import type { Payment } from '../payments/payment.js';
 import { insertPosSale } from './store.js';
 
 /** A sale at the counter: the keypad's amount, the tip chosen, the asset the customer pays with. */
 export interface CounterSale {
-  /** Exact decimal text (hundredths). */
+  /** Exact decimal text in the merchant's currency (rounded half-up to its minor units). */
   amount: string;
   tip: string;
   currency: string;
@@ -28,8 +29,11 @@ export interface CounterSale {
  * createPayment like any payment, and recorded as a sale of this seller in the same transaction.
  */
 export async function sellAtCounter(deps: CoreDeps, merchant: Merchant, sale: CounterSale): Promise<Payment> {
-  const amount = usdToCents(sale.amount);
-  const tip = usdToCents(sale.tip);
+  // The counter sells in the merchant's own currency, in its minor units (JPY 0, most 2), like every price.
+  const currency = merchantCurrency(merchant);
+  const digits = minorUnits(currency);
+  const amount = roundHalfUp(sale.amount, digits);
+  const tip = roundHalfUp(sale.tip, digits);
   if (amount === null || amount <= 0n) throw invalid('amount', 'Enter the amount to charge');
   if (tip === null || tip < 0n) throw invalid('tip', 'A tip is zero or more');
   return createPayment(
@@ -37,10 +41,11 @@ export async function sellAtCounter(deps: CoreDeps, merchant: Merchant, sale: Co
     merchant,
     {
       kind: 'direct',
-      priceAmount: fromUnits(amount + tip, 2),
+      priceAmount: fromUnits(amount + tip, digits),
+      priceCurrency: currency,
       currency: sale.currency,
       email: sale.customerEmail || sale.userEmail,
-      orderDescription: tip > 0n ? `Point of sale (tip ${fromUnits(tip, 2)})` : 'Point of sale',
+      orderDescription: tip > 0n ? `Point of sale (tip ${fromUnits(tip, digits)})` : 'Point of sale',
       originIp: sale.originIp,
     },
     (trx, p) =>
@@ -48,7 +53,7 @@ export async function sellAtCounter(deps: CoreDeps, merchant: Merchant, sale: Co
         paymentId: p.id,
         merchantId: merchant.id,
         userId: sale.userId,
-        tipAmount: fromUnits(tip, 2),
+        tipAmount: fromUnits(tip, digits),
         createdAt: p.created_at,
       }),
   );

@@ -4,7 +4,9 @@ import { readQuery } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { invalid, notFound } from '../../core/errors.js';
-import { fromUnits, usdToCents } from '../../core/money/decimal.js';
+import { fromUnits, roundHalfUp } from '../../core/money/decimal.js';
+import { minorUnits } from '../../core/money/fiat.js';
+import { merchantCurrency } from '../../core/payments/create-payment.js';
 import { findPosPayment, listPosSales } from '../../core/pos/store.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { paymentRowView } from '../views.js';
@@ -34,12 +36,17 @@ export function registerPosSales(app: Hono<DashEnv>, x: DashCtx): void {
     const from = since(readQuery(c, posSalesQuerySchema).from);
     const rows = await listPosSales(x.deps.db, c.get('merchant').id, from, MAX_SALES);
     const paid = rows.filter((r) => r.status === 'finished');
-    const cents = paid.reduce((sum, r) => sum + (usdToCents(r.price_amount) ?? 0n), 0n);
+    // The counter sells in the merchant's currency; the total is summed in its minor units, exactly.
+    const currency = merchantCurrency(c.get('merchant'));
+    const digits = minorUnits(currency);
+    const minor = paid
+      .filter((r) => r.price_currency === currency)
+      .reduce((sum, r) => sum + (roundHalfUp(r.price_amount, digits) ?? 0n), 0n);
     return ok(c, {
       sales: rows.map((r) => ({ ...paymentRowView(r), tip_amount: r.tip_amount, cashier: r.cashier_email })),
       paid_count: paid.length,
-      paid_amount: fromUnits(cents, 2),
-      price_currency: rows[0]?.price_currency ?? 'USD',
+      paid_amount: fromUnits(minor, digits),
+      price_currency: currency,
     });
   });
   app.get('/merchants/:merchant_id/pos/payments/:payment_id', async (c) => {

@@ -22,8 +22,16 @@ interface Sales {
 const TIPS = [0, 10, 15, 20] as const;
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '00', '0', '⌫'] as const;
 
-/** Hundredths as decimal text: 1250n -> "12.50". */
-const centsText = (c: bigint) => `${c / 100n}.${(c % 100n).toString().padStart(2, '0')}`;
+/** The minor digits of a currency (JPY 0, USD 2, KWD 3), as the browser's Intl knows them. */
+const minorDigits = (currency: string) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+
+/** Minor units as decimal text: 1250n -> "12.50" with 2 digits, "1250" with 0. */
+const unitsText = (u: bigint, digits: number) => {
+  if (digits === 0) return u.toString();
+  const scale = 10n ** BigInt(digits);
+  return `${u / scale}.${(u % scale).toString().padStart(digits, '0')}`;
+};
 
 /** a - b of two exact decimal texts, as decimal text: what is still due. */
 function minus(a: string, b: string): string {
@@ -46,7 +54,7 @@ const midnight = () => {
 };
 
 /**
- * The point of sale, for a phone or tablet at the counter: a keypad for the amount (typed in cents, as on a till),
+ * The point of sale, for a phone or tablet at the counter: a keypad for the amount (typed in the currency's smallest unit, as on a till),
  * tip presets, then the payment's QR code full screen with the exact amount and its live status, a clear "Paid" (or
  * "Paid too little: X still due"), and back to the keypad. A network drop shows "Reconnecting"; once the stream is
  * back the payment is read again, so the screen shows its true status, not the last event it happened to get.
@@ -108,6 +116,9 @@ export function PosPage({ merchantId }: { merchantId: string }) {
     };
   }, [merchantId]);
 
+  // The counter sells in the merchant's currency (today's sales name it); the keypad types its minor units.
+  const priceCurrency = sales.value?.price_currency ?? 'USD';
+  const digits = minorDigits(priceCurrency);
   const tipCents = (cents.value * BigInt(tip.value) + 50n) / 100n;
   const total = cents.value + tipCents;
   const press = (k: (typeof KEYS)[number]) => {
@@ -121,8 +132,8 @@ export function PosPage({ merchantId }: { merchantId: string }) {
     try {
       sale.value = await api<Sale>(m(merchantId, '/pos/payments'), {
         body: {
-          amount: Number(centsText(cents.value)),
-          ...(tipCents > 0n ? { tip: Number(centsText(tipCents)) } : {}),
+          amount: Number(unitsText(cents.value, digits)),
+          ...(tipCents > 0n ? { tip: Number(unitsText(tipCents, digits)) } : {}),
           currency: currency.value,
           ...(email.value.trim() ? { customer_email: email.value.trim() } : {}),
         },
@@ -198,7 +209,7 @@ export function PosPage({ merchantId }: { merchantId: string }) {
       {failure.value ? <Notice kind="error">{failure.value}</Notice> : null}
       <div class="pos">
         <output class="pos-display" aria-live="polite" aria-label="Amount">
-          {money(centsText(cents.value), 'USD')}
+          {money(unitsText(cents.value, digits), priceCurrency)}
         </output>
         <fieldset class="pos-keys">
           <legend class="sr-only">Keypad</legend>
@@ -239,7 +250,7 @@ export function PosPage({ merchantId }: { merchantId: string }) {
           />
         </label>
         <button type="button" class="primary pos-charge" disabled={busy.value || cents.value === 0n} onClick={charge}>
-          Charge {money(centsText(total), 'USD')}
+          Charge {money(unitsText(total, digits), priceCurrency)}
         </button>
       </div>
       <section aria-labelledby="today-h">
