@@ -193,3 +193,54 @@ test.describe("dashboard e-mail: invitations and the owner's mail log", () => {
     await shot(page, testInfo, 'dash-mail-log');
   });
 });
+
+test.describe('dashboard e-mail without an SMTP relay', () => {
+  let bare: TestService;
+  test.beforeAll(async () => {
+    // `npm start`'s default: no SMTP_URL. Mail is still written to the outbox, and waits there.
+    bare = await startTestService({ start: true, env: { LOG_LEVEL: 'silent' } });
+    await addUser(bare.service.deps, {
+      merchantId: bare.merchant.merchant_id,
+      email: OWNER,
+      role: 'owner',
+      password: PASSWORD,
+    });
+  });
+  test.afterAll(async () => {
+    await bare?.close();
+  });
+
+  test('an owner reads the waiting invitation on the E-mail page and hands its link over; it works', async ({
+    page,
+    browser,
+  }) => {
+    const email = `by-hand-${Date.now()}@shop.example`;
+    await page.goto(`${bare.url}/dashboard/m/${bare.merchant.merchant_id}/users`);
+    await signIn(page, OWNER, PASSWORD);
+    const invite = page.getByRole('form', { name: 'Invite a user' });
+    await invite.getByLabel('Email').fill(email);
+    await invite.getByLabel('Role').selectOption('viewer');
+    await invite.getByRole('button', { name: 'Invite' }).click();
+    await expect(page.locator(`tr[data-user="${email}"]`)).toContainText('invited, no password yet');
+    await page.getByRole('button', { name: 'Done, I saved it' }).click();
+
+    await page.getByRole('link', { name: 'E-mail' }).click();
+    await expect(page.getByText('No SMTP relay is configured (SMTP_URL)')).toBeVisible();
+    const row = page.locator('li[data-mail]').filter({ hasText: email });
+    await expect(row.locator('[data-status]')).toHaveAttribute('data-status', 'pending');
+    await expect(row).toContainText('Not attempted yet.');
+    await row.getByRole('button', { name: `Read the mail to ${email}` }).click();
+    const text = await row.locator('[data-field="mail-text"]').textContent();
+    await expectAccessible(page, 'E-mail page without a relay');
+
+    const other = await browser.newContext();
+    try {
+      const p2 = await other.newPage();
+      await setPassword(p2, linkIn(text ?? ''), 'handed over long password');
+      await signIn(p2, email, 'handed over long password');
+      await expect(p2.getByRole('heading', { name: 'Overview' })).toBeVisible();
+    } finally {
+      await other.close();
+    }
+  });
+});
