@@ -183,6 +183,15 @@ test.describe("dashboard e-mail: invitations and the owner's mail log", () => {
     }).toPass();
     await expectAccessible(page, 'E-mail page after a test e-mail');
 
+    // Both changes are in the audit log, under their own group.
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByLabel('Action').selectOption({ label: 'E-mail settings and test e-mails' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page.locator('tr[data-audit="mail.settings"]')).toContainText('Corner Shop');
+    await expect(page.locator('tr[data-audit="mail.test"]')).toContainText(OWNER);
+    await expect(page.locator('tr[data-audit]:not([data-audit^="mail."])')).toHaveCount(0);
+    await page.getByRole('link', { name: 'E-mail' }).click();
+
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await expect(page.getByRole('heading', { name: 'E-mail', level: 1 })).toBeVisible();

@@ -32,6 +32,7 @@ const GROUPS = [
   ['monero_keys', 'Monero view key'],
   ['user', 'Users and roles'],
   ['two_factor', 'Two-factor sign-in'],
+  ['mail', 'E-mail settings and test e-mails'],
 ] as const;
 
 const DETAIL_ORDER = (d: Record<string, unknown>) =>
