@@ -21,6 +21,11 @@ const NOT_CHANGES = new Map([
   ['POST /account/two-factor/setup', 'a new secret does nothing until POST /account/two-factor turns it on (audited)'],
   ['POST /merchants/:merchant_id/xpub/preview', 'reads the addresses a key gives; nothing is saved'],
   ['POST /merchants/:merchant_id/forwarders/sweep-transaction', "builds the wallet's transaction; nothing is written"],
+  ['POST /password-reset', 'asks for a reset mail; the password changes only at POST /password (audited)'],
+  [
+    'POST /merchants/:merchant_id/pos/payments',
+    "a sale at the counter is a payment, listed in the day's sales with the member who took it",
+  ],
 ]);
 
 const EVM_XPUB =
@@ -136,8 +141,37 @@ describe('the audit log', () => {
       body: { currency: 'ltc', address: p.blockchain.pay_address, amount: String(p.blockchain.pay_amount) },
     });
     await t.api('/api/v1/sandbox/blocks', { body: { count: 12, network: p.blockchain.network } });
+    const refund = await step('POST /merchants/:merchant_id/payments/:payment_id/refunds', 'refund.create', () =>
+      o.call(`${tm}/payments/${p.payment.payment_id}/refunds`, { body: { amount_units: '1' } }),
+    );
+    await step('POST /merchants/:merchant_id/refunds/:refund_id/cancel', 'refund.cancel', () =>
+      o.call(`${tm}/refunds/${refund.json.data.refund_id}/cancel`, { method: 'POST' }),
+    );
+
     await step('POST /merchants/:merchant_id/payments/:payment_id/refund', 'payment.refund', () =>
       o.call(`${tm}/payments/${p.payment.payment_id}/refund`, { method: 'POST' }),
+    );
+
+    const reusable = await step('POST /merchants/:merchant_id/links', 'link.create', () =>
+      o.call(`${tm}/links`, { body: { name: 'Walked link', amount: 15 } }),
+    );
+    await step('PATCH /merchants/:merchant_id/links/:link_id', 'link.update', () =>
+      o.call(`${tm}/links/${reusable.json.data.id}`, { method: 'PATCH', body: { active: false } }),
+    );
+    await step('PUT /merchants/:merchant_id/mail-settings', 'mail.settings', () =>
+      o.call(`${tm}/mail-settings`, {
+        method: 'PUT',
+        body: {
+          sender_name: 'Walked shop',
+          reply_to: null,
+          receipts: true,
+          underpaid: true,
+          expired_partly_paid: false,
+        },
+      }),
+    );
+    await step('POST /merchants/:merchant_id/mail-settings/test', 'mail.test', () =>
+      o.call(`${tm}/mail-settings/test`, { method: 'POST' }),
     );
 
     await step('PATCH /merchants/:merchant_id/settings', 'settings.update', () =>

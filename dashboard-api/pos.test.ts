@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listMails } from '../core/mail/mail-log.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
+import { until } from '../server/testing/until.js';
 import { type DashClient, userOf } from './testing/client.js';
 
 let t: TestService;
@@ -64,6 +66,52 @@ describe('the point of sale', () => {
     expect(after).toBe(before);
     const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
     expect((await cashier.call(`${base}/pos/sales?from=${encodeURIComponent(old)}`)).status).toBe(422);
+  });
+});
+
+describe("a point of sale payment's customer mail", () => {
+  /** A counter sale paid in full on the sandbox chain, waited on until finished (when its receipt is written). */
+  async function paidSale(body: Record<string, unknown>) {
+    const r = await cashier.call(`${base}/pos/payments`, { body: { amount: 4, currency: 'ltc', ...body } });
+    expect(r.status, r.text).toBe(201);
+    const p = r.json.data.payment;
+    const tr = await t.api('/api/v1/sandbox/transfers', {
+      body: { currency: 'ltc', address: p.pay_address, amount: p.pay_amount },
+    });
+    expect(tr.status, tr.text).toBeLessThan(300);
+    await t.api('/api/v1/sandbox/blocks', { body: { count: 12, network: 'ltc' } });
+    await until(
+      async () => (await cashier.call(`${base}/pos/payments/${p.payment_id}`)).json.data.payment.payment_status,
+      (s) => s === 'finished',
+    );
+    return p as { payment_id: string; customer_email: string };
+  }
+  const mails = async () =>
+    (await listMails(t.service.deps.db, t.merchant.merchant_id, { limit: 100 })).mails.filter(
+      (m) => m.kind === 'receipt' || m.kind === 'underpaid',
+    );
+
+  it('sends no receipt for a sale without a customer address, and never to the cashier', async () => {
+    const p = await paidSale({});
+    expect(p.customer_email).toBe('till@shop.example');
+    const written = await mails();
+    expect(written.filter((m) => m.text_body.includes(p.payment_id))).toEqual([]);
+    expect(written.filter((m) => m.to_address === 'till@shop.example')).toEqual([]);
+  });
+
+  it("sends the receipt to the customer's address when they give one at the counter", async () => {
+    const p = await paidSale({ customer_email: 'Ann@Customer.example' });
+    expect(p.customer_email).toBe('Ann@Customer.example');
+    const receipt = (await mails()).filter((m) => m.text_body.includes(p.payment_id));
+    expect(receipt.map((m) => [m.kind, m.to_address])).toEqual([['receipt', 'ann@customer.example']]);
+  });
+
+  it('refuses a customer address that is not one (422 naming the field), writing nothing', async () => {
+    const r = await cashier.call(`${base}/pos/payments`, {
+      body: { amount: 4, currency: 'ltc', customer_email: 'not an address' },
+    });
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.json.errors)).toEqual(['customer_email']);
   });
 });
 

@@ -19,6 +19,8 @@ export const auditActions = [
   'password.set',
   'payment.refund',
   'payment.link',
+  'link.create',
+  'link.update',
   'checkout.try',
   'refund.create',
   'refund.cancel',

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { pageToken } from '../checkout/page-token.js';
 import { fromUnits } from '../money/decimal.js';
 import type { Payment } from '../payments/payment.js';
+import { isSellerAddressedSale } from '../pos/store.js';
 import type { Database } from '../store/schema.js';
 import { getSetting } from '../store/settings.js';
 import { customerStrings, type MailLocale, pickMailLocale } from './customer-strings.js';
@@ -32,7 +33,8 @@ export async function rememberMailLocale(
  * receipt once finished; the exact remainder and the hosted link to complete while a partly paid payment can still
  * be completed; a note when it expired partly paid (expired with nothing paid sends nothing). Each at most once per
  * payment (and per amount received, for underpaid), and only when the merchant's switch for it is on. Amounts are
- * the API's exact digits (fromUnits of the stored base units); everything typed is escaped by renderMail.
+ * the API's exact digits (fromUnits of the stored base units); everything typed is escaped by renderMail. A point
+ * of sale payment whose e-mail is its seller's own (no customer address given at the till) gets none.
  */
 export async function enqueueCustomerMail(trx: Kysely<Database>, p: Payment, now: number): Promise<void> {
   const paid = BigInt(p.actually_paid_units);
@@ -46,6 +48,8 @@ export async function enqueueCustomerMail(trx: Kysely<Database>, p: Payment, now
           ? 'expired_partly_paid'
           : null;
   if (!kind) return;
+  // A counter sale without a customer address carries the cashier's: the customer's mail is nobody's to receive.
+  if (await isSellerAddressedSale(trx, p.id, p.customer_email)) return;
   const settings = await getMailSettings(trx, p.merchant_id);
   if (
     !(kind === 'receipt' ? settings.receipts : kind === 'underpaid' ? settings.underpaid : settings.expiredPartlyPaid)

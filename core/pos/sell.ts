@@ -12,7 +12,12 @@ export interface CounterSale {
   amount: string;
   tip: string;
   currency: string;
-  /** The signed-in seller: their e-mail is the payment's required e-mail (no customer types one at a counter). */
+  /** The customer's address for a receipt, when they give one at the counter. */
+  customerEmail?: string | undefined;
+  /**
+   * The signed-in seller: without a customer address their e-mail fills the payment's required e-mail, and such a
+   * payment never gets customer mail (core/mail/customer-mails.ts), so the cashier receives no receipts.
+   */
   userId: string;
   userEmail: string;
   originIp?: string | undefined;
@@ -34,7 +39,7 @@ export async function sellAtCounter(deps: CoreDeps, merchant: Merchant, sale: Co
       kind: 'direct',
       priceAmount: fromUnits(amount + tip, 2),
       currency: sale.currency,
-      email: sale.userEmail,
+      email: sale.customerEmail || sale.userEmail,
       orderDescription: tip > 0n ? `Point of sale (tip ${fromUnits(tip, 2)})` : 'Point of sale',
       originIp: sale.originIp,
     },

@@ -49,3 +49,17 @@ export function listPosSales(db: Db, merchantId: string, from: number, limit: nu
     .limit(limit)
     .execute() as Promise<(Payment & { tip_amount: string; cashier_email: string })[]>;
 }
+
+/**
+ * Whether a payment is a counter sale whose e-mail is its seller's own address (no customer gave one at the till):
+ * the spec's required e-mail is filled with the seller's, and customer mails about it must never reach them.
+ */
+export async function isSellerAddressedSale(db: Db, paymentId: string, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('pos_sales')
+    .innerJoin('dashboard_users', 'dashboard_users.id', 'pos_sales.user_id')
+    .select('dashboard_users.email')
+    .where('pos_sales.payment_id', '=', paymentId)
+    .executeTakeFirst();
+  return row !== undefined && row.email.trim().toLowerCase() === email.trim().toLowerCase();
+}

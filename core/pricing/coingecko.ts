@@ -169,9 +169,12 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
       const staleIds: string[] = [];
       let oldest: number | null = null;
       let staleSince: number | null = null;
+      // Prices in every currency come in one answer, and a source may quote only some currencies: freshness is read
+      // off the USD quote every payment needs (its minimum and the balances are in USD).
+      let quoted = 0;
       for (const id of ids) {
-        // Prices in every currency are fetched together: a price is as fresh as its USD quote.
         const hit = cache.get(`${id} USD`);
+        if (hit) quoted += 1;
         if (hit) oldest = Math.min(oldest ?? hit.fetchedAt, hit.fetchedAt);
         // A price is quoted up to staleAfterMs after its fetch (usdRate), stale from the next millisecond on.
         const since = hit ? hit.fetchedAt + staleAfterMs + 1 : answered ? startedAt : null;
@@ -180,13 +183,7 @@ export function createCoinGeckoRates(options: CoinGeckoOptions): CoinGeckoRates 
         staleSince = Math.min(staleSince ?? since, since);
       }
       const state =
-        startedAt === null
-          ? 'off'
-          : staleIds.length > 0
-            ? 'stale'
-            : cache.size < ids.length * currencies.length
-              ? 'starting'
-              : 'fresh';
+        startedAt === null ? 'off' : staleIds.length > 0 ? 'stale' : quoted < ids.length ? 'starting' : 'fresh';
       return {
         state,
         updated_at: oldest === null ? null : iso(oldest),

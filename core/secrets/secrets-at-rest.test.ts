@@ -57,6 +57,8 @@ async function start(env: Record<string, string>): Promise<ServiceProcess> {
     DATABASE_URL: storeUrl.url,
     SECRETS_KEY: '',
     SECRETS_KEY_FILE: '',
+    // The store holds a live merchant (its Monero view key): a live set-up needs its public origin.
+    PUBLIC_URL: 'https://pay.example.com',
     ...env,
   });
   svc = s;
@@ -361,7 +363,12 @@ describe('a store from before encryption at rest', () => {
       // The set-up is what it claims: the secret lies in the file in the clear.
       if (file) expect(fileBytes().includes(Buffer.from(secret))).toBe(true);
 
-      const s = await spawnService(main.path, { DATABASE_URL: legacy.url, SECRETS_KEY_FILE: key1, SECRETS_KEY: '' });
+      const s = await spawnService(main.path, {
+        DATABASE_URL: legacy.url,
+        SECRETS_KEY_FILE: key1,
+        SECRETS_KEY: '',
+        PUBLIC_URL: 'https://pay.example.com',
+      });
       try {
         await s.listening();
         expect(s.stdout()).toMatch(/Encrypted [1-9]\d* secrets the store held in the clear/);

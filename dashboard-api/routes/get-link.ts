@@ -9,6 +9,7 @@ import { notFound } from '../../core/errors.js';
 import { linkTotals } from '../../core/links/links.js';
 import { changeLink, withStatus } from '../../core/links/manage-links.js';
 import { findMerchantLink, listLinkPayments, type PaymentLink } from '../../core/links/store.js';
+import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { paymentRowView } from '../views.js';
 
@@ -40,7 +41,12 @@ export function registerGetLink(app: Hono<DashEnv>, x: DashCtx): void {
   app.patch('/merchants/:merchant_id/links/:link_id', async (c) => {
     const id = idParam(c, 'link_id', 'Payment link');
     const { data } = await readJson(c, updateLinkSchema, x.deps.limits.bodyBytes);
-    const link = await changeLink(x.deps, c.get('merchant'), id, (t) => termsWithUpdate(t, data));
+    const link = await audited(
+      x,
+      c,
+      (trx) => changeLink({ ...x.deps, db: trx }, c.get('merchant'), id, (t) => termsWithUpdate(t, data)),
+      (l) => ({ action: 'link.update', target: l.id, details: { changed: Object.keys(data), active: l.active === 1 } }),
+    );
     return ok(c, await detail(link, { limit: 50 }), 'Link updated');
   });
 }

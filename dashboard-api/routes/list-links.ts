@@ -7,6 +7,7 @@ import { createLink, withStatus } from '../../core/links/manage-links.js';
 import { listLinks } from '../../core/links/store.js';
 import { merchantCurrency } from '../../core/payments/create-payment.js';
 import { listLinksQuerySchema } from '../../merchant-api/routes/list-links.js';
+import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 
 /**
@@ -25,10 +26,17 @@ export function registerListLinks(app: Hono<DashEnv>, x: DashCtx): void {
   });
   app.post('/merchants/:merchant_id/links', async (c) => {
     const { data } = await readJson(c, createLinkSchema, x.deps.limits.bodyBytes);
-    const link = await createLink(
-      x.deps,
-      c.get('merchant'),
-      termsFromCreate(data, merchantCurrency(c.get('merchant'))),
+    // Money-moving like a payment link: audited in the link's own transaction.
+    const link = await audited(
+      x,
+      c,
+      (trx) =>
+        createLink(
+          { ...x.deps, db: trx },
+          c.get('merchant'),
+          termsFromCreate(data, merchantCurrency(c.get('merchant'))),
+        ),
+      (l) => ({ action: 'link.create', target: l.id, details: { name: l.name, active: l.active === 1 } }),
     );
     const { status } = await withStatus(x.deps, link);
     return ok(c, linkDetailView(link, status, x.deps.settings.publicUrl, []), 'Link created', 201);

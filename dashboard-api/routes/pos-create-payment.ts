@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { paymentQr } from '../../api-kit/payment-views.js';
-import { currencyCodeSchema, usdAmountSchema } from '../../api-kit/schemas.js';
+import { currencyCodeSchema, emailSchema, usdAmountSchema } from '../../api-kit/schemas.js';
 import { numberToDecimalText } from '../../core/money/decimal.js';
 import { sellAtCounter } from '../../core/pos/sell.js';
 import type { DashCtx, DashEnv } from '../context.js';
@@ -13,6 +13,8 @@ export const posPaymentSchema = z.strictObject({
   amount: usdAmountSchema,
   tip: z.number({ error: 'Must be a number' }).finite().min(0, 'A tip is zero or more').max(1_000_000).optional(),
   currency: currencyCodeSchema,
+  /** For the customer's receipt; without it no customer mail is sent (never to the cashier). */
+  customer_email: emailSchema.optional(),
 });
 
 /**
@@ -27,6 +29,7 @@ export function registerPosCreatePayment(app: Hono<DashEnv>, x: DashCtx): void {
       amount: numberToDecimalText(data.amount) ?? '0',
       tip: numberToDecimalText(data.tip ?? 0) ?? '0',
       currency: data.currency,
+      customerEmail: data.customer_email,
       userId: signedIn.userId,
       userEmail: signedIn.email,
       originIp: x.clientAddress(c),

@@ -24,6 +24,8 @@ const GROUPS = [
   ['refund', 'Refunds'],
   ['payment', 'Payment links and marked refunds (old)'],
   ['checkout', 'Tried checkouts'],
+  ['link', 'Reusable links'],
+  ['merchant', 'New stores'],
   ['key', 'API keys'],
   ['webhook', 'Webhooks'],
   ['settings', 'Settings'],
@@ -32,7 +34,7 @@ const GROUPS = [
   ['monero_keys', 'Monero view key'],
   ['user', 'Users and roles'],
   ['two_factor', 'Two-factor sign-in'],
-  ['mail', 'E-mail settings and test e-mails'],
+  ['mail', 'E-mail'],
 ] as const;
 
 const DETAIL_ORDER = (d: Record<string, unknown>) =>

@@ -55,6 +55,8 @@ export function PosPage({ merchantId }: { merchantId: string }) {
   const cents = useSignal(0n);
   const tip = useSignal(0);
   const currency = useSignal('');
+  /** The customer's address for a receipt, if they give one; without it no customer mail is sent. */
+  const email = useSignal('');
   const assets = useSignal<{ code: string; name: string }[]>([]);
   const sale = useSignal<Sale | null>(null);
   const failure = useSignal('');
@@ -122,6 +124,7 @@ export function PosPage({ merchantId }: { merchantId: string }) {
           amount: Number(centsText(cents.value)),
           ...(tipCents > 0n ? { tip: Number(centsText(tipCents)) } : {}),
           currency: currency.value,
+          ...(email.value.trim() ? { customer_email: email.value.trim() } : {}),
         },
       });
     } catch (x) {
@@ -134,6 +137,7 @@ export function PosPage({ merchantId }: { merchantId: string }) {
     sale.value = null;
     cents.value = 0n;
     tip.value = 0;
+    email.value = '';
     void loadSales();
   };
 
@@ -143,7 +147,7 @@ export function PosPage({ merchantId }: { merchantId: string }) {
     const due = minus(p.pay_amount, p.actually_paid);
     const done = p.payment_status === 'finished' || p.payment_status === 'expired' || p.payment_status === 'failed';
     return (
-      <section class={`pos-screen s-${p.payment_status}`} aria-labelledby="pos-h">
+      <section class={`pos-screen s-${p.payment_status}`} aria-labelledby="pos-h" data-payment={p.payment_id}>
         {!connected.value ? (
           <p class="notice info" role="status">
             Connection lost: reconnecting…
@@ -224,6 +228,15 @@ export function PosPage({ merchantId }: { merchantId: string }) {
               </option>
             ))}
           </select>
+        </label>
+        <label>
+          Customer e-mail (for a receipt)
+          <input
+            type="email"
+            autoComplete="off"
+            value={email.value}
+            onInput={(e) => (email.value = (e.currentTarget as HTMLInputElement).value)}
+          />
         </label>
         <button type="button" class="primary pos-charge" disabled={busy.value || cents.value === 0n} onClick={charge}>
           Charge {money(centsText(total), 'USD')}

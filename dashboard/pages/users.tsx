@@ -149,6 +149,7 @@ export function UsersPage({ merchantId }: { merchantId: string }) {
             <select name="role">
               <option value="viewer">Viewer (reads everything, changes nothing)</option>
               <option value="owner">Owner (changes everything)</option>
+              <option value="cashier">Cashier (sells at the point of sale, sees today's sales)</option>
             </select>
           </label>
           <div class="actions">
@@ -201,6 +202,24 @@ export function UsersPage({ merchantId }: { merchantId: string }) {
                         >
                           {u.role === 'owner' ? `Make ${u.email} a viewer` : `Make ${u.email} an owner`}
                         </button>
+                        {/* Viewers and cashiers switch between the two: neither changes anything. */}
+                        {u.role === 'owner' ? null : (
+                          <button
+                            type="button"
+                            onClick={() =>
+                              act(
+                                () =>
+                                  api(m(merchantId, `/users/${u.user_id}`), {
+                                    method: 'PATCH',
+                                    body: { role: u.role === 'cashier' ? 'viewer' : 'cashier' },
+                                  }),
+                                'Role changed',
+                              )
+                            }
+                          >
+                            {u.role === 'cashier' ? `Make ${u.email} a viewer` : `Make ${u.email} a cashier`}
+                          </button>
+                        )}
                         <ConfirmButton
                           label={`Remove ${u.email}`}
                           title={`Remove ${u.email}?`}
