@@ -5,6 +5,7 @@ import { AuditPage } from './pages/audit.js';
 import { BalancesPage } from './pages/balances.js';
 import { KeysPage } from './pages/keys.js';
 import { LinkPage, LinksPage } from './pages/links.js';
+import { MailPage } from './pages/mail.js';
 import { OverviewPage } from './pages/overview.js';
 import { PaymentPage } from './pages/payment.js';
 import { PaymentsPage } from './pages/payments.js';
@@ -51,6 +52,8 @@ function merchantPage(route: Exclude<Route, { name: 'home' | 'set-password' | 'n
       return <UsersPage merchantId={route.merchantId} />;
     case 'audit':
       return <AuditPage merchantId={route.merchantId} />;
+    case 'mail':
+      return <MailPage merchantId={route.merchantId} />;
     case 'links':
       return <LinksPage merchantId={route.merchantId} />;
     case 'link':

@@ -19,7 +19,14 @@ const NAV = [
   ['try', 'Try the checkout'],
   ['users', 'Users'],
   ['audit', 'Audit log'],
+  ['mail', 'E-mail'],
 ] as const;
+
+/** What a role sees in the navigation: a cashier only the point of sale; the mail log (invitation links) owners. */
+function navFor(role: string | undefined) {
+  if (role === 'cashier') return NAV.filter(([p]) => p === 'pos');
+  return role === 'owner' ? NAV : NAV.filter(([p]) => p !== 'mail');
+}
 
 /** Switching merchants keeps the page (Payments stays Payments) and starts at its first view. */
 function switchTo(merchantId: string): void {
@@ -74,7 +81,7 @@ export function Layout({ merchantId, children }: { merchantId: string | null; ch
       {merchantId ? (
         <nav aria-label="Dashboard">
           <ul>
-            {(current?.role === 'cashier' ? NAV.filter(([p]) => p === 'pos') : NAV).map(([p, label]) => (
+            {navFor(current?.role).map(([p, label]) => (
               <li key={p}>
                 <Link href={pagePath(merchantId, p)} aria-current={page === p ? 'page' : undefined}>
                   {label}

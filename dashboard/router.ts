@@ -44,6 +44,7 @@ export type Route =
         | 'try'
         | 'users'
         | 'audit'
+        | 'mail'
         | 'links'
         | 'pos';
       merchantId: string;
@@ -65,6 +66,7 @@ const PAGES = new Set([
   'try',
   'users',
   'audit',
+  'mail',
   'links',
   'pos',
 ]);
