@@ -193,7 +193,7 @@ test.describe('the dashboard as a daily tool', () => {
         .split('\r\n')
         .slice(1)
         .map((l) => l.split(',')[4]),
-    ).toEqual(['"99"', '"40"', '"12"']);
+    ).toEqual(['"99.00"', '"40.00"', '"12.00"']);
 
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByRole('button', { name: `Copy payment id ${target}` }).click();

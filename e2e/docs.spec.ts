@@ -15,7 +15,7 @@ test.describe('the API reference at /docs', () => {
     expect(res?.headers()['content-security-policy']).toContain("default-src 'none'");
     await expect(page.getByRole('heading', { level: 1 })).toContainText('merchant API');
     await expect(page.getByRole('heading', { name: /POST \/payments$/ })).toBeVisible();
-    await expect(page.getByRole('heading', { name: /GET \/payments\/\{payment_id\}/ })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /^GET \/payments\/\{payment_id\}$/ })).toBeVisible();
     await expect(page.getByRole('heading', { name: /POST payment\.updated/ })).toBeVisible();
     // The inline stylesheet applied (the policy allows inline styles, not inline scripts).
     const methodColor = await page

@@ -149,7 +149,7 @@ export function UsersPage({ merchantId }: { merchantId: string }) {
             <select name="role">
               <option value="viewer">Viewer (reads everything, changes nothing)</option>
               <option value="owner">Owner (changes everything)</option>
-              <option value="cashier">Cashier (sells at the point of sale, sees today's sales)</option>
+              <option value="cashier">Cashier (sells at the counter)</option>
             </select>
           </label>
           <div class="actions">
