@@ -12,3 +12,23 @@ export function priceText(amount: string, currency: string, locale = 'en'): stri
     return `${amount} ${currency}`;
   }
 }
+
+/**
+ * The customer's locale for formatting, from an Accept-Language header: its first language tag Intl supports, else
+ * English. Tags are tried one by one, so a malformed tag is skipped rather than failing the page.
+ *
+ * @example customerLocale('de-DE,de;q=0.9,en;q=0.8') // "de-DE"
+ */
+export function customerLocale(acceptLanguage: string | undefined): string {
+  for (const part of (acceptLanguage ?? '').split(',').slice(0, 10)) {
+    const tag = part.split(';')[0]?.trim() ?? '';
+    if (!tag || tag === '*') continue;
+    try {
+      const [supported] = Intl.NumberFormat.supportedLocalesOf(tag);
+      if (supported) return supported;
+    } catch {
+      // Not a well-formed language tag: try the next one.
+    }
+  }
+  return 'en';
+}

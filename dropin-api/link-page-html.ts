@@ -43,6 +43,8 @@ ${body}
 export interface LinkFormState {
   email?: string | undefined;
   amount?: string | undefined;
+  /** The customer's locale (Accept-Language), which prices are formatted for. @default 'en' */
+  locale?: string | undefined;
   currency?: string | undefined;
   errors?: Record<string, string[]> | undefined;
   /** A failure that is no field's (the link stopped taking payments between showing and sending the form). */
@@ -67,9 +69,10 @@ export function linkFormHtml(
 ): string {
   const c = link.price_currency;
   const fixed = link.price_amount;
+  const locale = state.locale ?? 'en';
   const bounds = [
-    link.min_amount === null ? null : `at least ${priceText(link.min_amount, c)}`,
-    link.max_amount === null ? null : `at most ${priceText(link.max_amount, c)}`,
+    link.min_amount === null ? null : `at least ${priceText(link.min_amount, c, locale)}`,
+    link.max_amount === null ? null : `at most ${priceText(link.max_amount, c, locale)}`,
   ].filter(Boolean);
   const amountField =
     fixed === null
@@ -86,7 +89,7 @@ ${bounds.length ? `<p class="hint" id="amount-hint">${esc(bounds.join(', '))}</p
   return shell(
     link.name,
     `<h1>${esc(link.name)}</h1>
-${fixed === null ? '' : `<p class="price" data-field="price">${esc(priceText(fixed, c))}</p>`}
+${fixed === null ? '' : `<p class="price" data-field="price">${esc(priceText(fixed, c, locale))}</p>`}
 ${state.message ? `<p class="error" role="alert">${esc(state.message)}</p>` : ''}
 <form method="post" novalidate>
 ${amountField}

@@ -4,6 +4,7 @@ import type { ApiDeps } from '../api-kit/deps.js';
 import { linkVisitSchema, visitAmountText } from '../api-kit/link-schemas.js';
 import { requestHeader } from '../api-kit/node-request.js';
 import { hostedPaymentUrl } from '../api-kit/payment-views.js';
+import { customerLocale } from '../api-kit/price-text.js';
 import type { RateLimiter } from '../api-kit/rate-limit.js';
 import { AppError } from '../core/errors.js';
 import { linkStatus, statusMessages } from '../core/links/links.js';
@@ -38,7 +39,8 @@ async function closedMessage(deps: ApiDeps, link: PaymentLink): Promise<string |
 async function formPage(c: Context, deps: ApiDeps, link: PaymentLink, state: LinkFormState, status: 200 | 409 | 422) {
   const merchant = await getMerchant(deps.db, link.merchant_id);
   const assets = merchant ? linkAssets(deps, merchant.mode, link) : [];
-  return c.body(linkFormHtml(link, assets, state), status, HTML);
+  const locale = customerLocale(c.req.header('accept-language'));
+  return c.body(linkFormHtml(link, assets, { ...state, locale }), status, HTML);
 }
 
 /** Reads the form's fields (application/x-www-form-urlencoded), within the body limit. */

@@ -116,6 +116,10 @@ describe('reusable links: the merchant API', () => {
         body: { name: 'Berlin workshop', amount: 20, price_currency: 'EUR', currencies: ['ltc', 'btc'] },
       })
     ).json.data;
+    // The page shows the price in the link's currency, formatted for the customer's language.
+    const german = await fetch(link.url, { headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' } });
+    expect(await german.text()).toMatch(/data-field="price">20,00\s€</);
+    expect(await fetch(link.url).then((r) => r.text())).toContain('data-field="price">€20.00<');
     const a = await visit(link.url, { email: 'eva@example.com', currency: 'ltc' });
     expect(a.status).toBe(201);
     const first = a.json.data.payment_id as string;
