@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant } from '../core/merchants/merchants.js';
 import { startReceiver, type TestReceiver } from '../core/webhooks/testing/receiver.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
+import { until } from '../server/testing/until.js';
 
 let t: TestService;
 let rcv: TestReceiver;
@@ -30,7 +31,8 @@ async function paidPayment(paid?: (payAmount: string) => string) {
   expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } })).status).toBe(200);
   const s = await t.api(`/api/v1/payments/${id}`);
   expect(['finished', 'partially_paid']).toContain(s.json.data.payment_status);
-  return { id, payAmount, units: toSats(payAmount), status: s.json.data }; // units: the amount due
+  const address = r.json.data.blockchain.pay_address as string;
+  return { id, address, payAmount, units: toSats(payAmount), status: s.json.data }; // units: the amount due
 }
 
 function toSats(text: string): bigint {
@@ -52,6 +54,33 @@ async function heldOf(paymentId: string) {
 }
 
 describe('refunds: happy path', () => {
+  it('returns only confirmed deposits: an extra deposit still in the mempool is refundable once it confirms', async () => {
+    const p = await paidPayment();
+    const extra = 10_000n;
+    const send = await t.api('/api/v1/sandbox/transfers', {
+      body: { currency: 'btc', address: p.address, amount: '0.0001' },
+    });
+    expect(send.status, send.text).toBe(201);
+    // The watcher counts it in actually_paid at once, unconfirmed.
+    await until(
+      async () => toSats(String((await t.api(`/api/v1/payments/${p.id}`)).json.data.actually_paid)),
+      (paid) => paid === p.units + extra,
+    );
+    const early = await t.api(`/api/v1/payments/${p.id}/refunds`, {
+      body: { amount_units: (p.units + 1n).toString() },
+    });
+    expect(early.status, early.text).toBe(422);
+    expect(early.json.errors.amount_units[0]).toContain(`of ${p.units} (`);
+    expect(await refundRows(p.id)).toHaveLength(0);
+
+    expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } })).status).toBe(200);
+    const later = await until(
+      () => t.api(`/api/v1/payments/${p.id}/refunds`, { body: { amount_units: (p.units + extra).toString() } }),
+      (r) => r.status === 201,
+    );
+    expect(later.json.data.amount_units).toBe((p.units + extra).toString());
+  });
+
   it('refunds all that was received by default, awaiting an address, with a signed refund.updated webhook', async () => {
     const p = await paidPayment();
     const r = await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { reason: 'Returned mugs' } });

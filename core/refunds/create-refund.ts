@@ -43,19 +43,20 @@ const MAX_ATTEMPTS = 64;
  * exact units, and writes nothing.
  *
  * @example
- * await createRefund(db, clock, catalog, () => null, { merchantId, paymentId, amountUnits: 1500n }) // ok(refund)
+ * await createRefund(db, clock, catalog, chains, () => null, { merchantId, paymentId, amountUnits: 1500n }) // ok(refund)
  */
 export async function createRefund(
   db: Kysely<Database>,
   clock: Clock,
   catalog: Catalog,
+  chains: RefundChains,
   explorer: (r: Refund) => string | null,
   n: NewRefund,
 ): Promise<Result<Refund>> {
   try {
     return await inTransaction(db, async (trx) => {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const r = await attemptCreate(trx, clock, catalog, n);
+        const r = await attemptCreate(trx, clock, catalog, chains, n);
         if (r === 'moved') continue;
         if (!r.ok) throw new Refused(r);
         await insertRefundEvent(trx, r.value, explorer(r.value), r.value.created_at);
@@ -69,27 +70,31 @@ export async function createRefund(
   }
 }
 
+/** What a refund reads of the chains: the confirmations a payment's deposits have and need. */
+type RefundChains = Parameters<typeof receivedUnits>[1];
+
 async function attemptCreate(
   trx: Kysely<Database>,
   clock: Clock,
   catalog: Catalog,
+  chains: RefundChains,
   n: NewRefund,
 ): Promise<Result<Refund> | 'moved'> {
   const p = await findMerchantPayment(trx, n.merchantId, n.paymentId);
   if (!p) return err(new AppError('NOT_FOUND', 'Payment not found'));
   const asset = paymentAsset(catalog, p);
   const now = clock.now();
-  const received = receivedUnits(p);
+  const received = await receivedUnits(trx, chains, p);
   if (received === 0n) {
     const why =
-      p.status === 'confirming'
+      p.status === 'confirming' || p.actually_paid_units !== '0'
         ? 'its deposits are not confirmed yet'
         : `nothing was received (payment_status ${p.status})`;
     return err(invalid('payment_id', `This payment cannot be refunded: ${why}; at most 0 can be refunded`));
   }
   const held = await heldUnits(trx, p.id, now);
   const left = received - held;
-  const units = n.amountUnits ?? defaultRefundUnits(p, held);
+  const units = n.amountUnits ?? defaultRefundUnits(p, received, held);
   if (units <= 0n || units > left) {
     const limit = `at most ${unitsText(left, p.decimals, asset.code)} of ${unitsText(received, p.decimals, asset.code)} received can still be refunded`;
     return err(

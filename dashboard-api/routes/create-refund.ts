@@ -37,13 +37,20 @@ export function registerDashCreateRefund(app: Hono<DashEnv>, x: DashCtx): void {
           if (!code || !(await checkSecondFactor(trx, userId, code, x.deps.clock.now())))
             throw invalid('code', 'A fresh two-factor code is required to confirm a refund');
         }
-        const r = await createRefund(trx, x.deps.clock, x.deps.catalog, (v) => explorerOf(x.deps.chains, v), {
-          merchantId: merchant.id,
-          paymentId,
-          amountUnits: data.amount_units === undefined ? undefined : BigInt(data.amount_units),
-          address: data.address,
-          reason: data.reason,
-        });
+        const r = await createRefund(
+          trx,
+          x.deps.clock,
+          x.deps.catalog,
+          x.deps.chains,
+          (v) => explorerOf(x.deps.chains, v),
+          {
+            merchantId: merchant.id,
+            paymentId,
+            amountUnits: data.amount_units === undefined ? undefined : BigInt(data.amount_units),
+            address: data.address,
+            reason: data.reason,
+          },
+        );
         if (!r.ok) throw r.error;
         return r.value;
       },

@@ -39,7 +39,7 @@ export function registerCreateRefund(app: Hono<MerchantEnv>, deps: ApiDeps): voi
   app.post('/payments/:payment_id/refunds', async (c) => {
     const paymentId = idParam(c, 'payment_id', 'Payment');
     const { data } = await readJson(c, createRefundSchema, deps.limits.bodyBytes);
-    const r = await createRefund(deps.db, deps.clock, deps.catalog, (x) => explorerOf(deps.chains, x), {
+    const r = await createRefund(deps.db, deps.clock, deps.catalog, deps.chains, (x) => explorerOf(deps.chains, x), {
       merchantId: c.get('merchant').id,
       paymentId,
       amountUnits: data.amount_units === undefined ? undefined : BigInt(data.amount_units),
