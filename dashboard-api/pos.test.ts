@@ -50,6 +50,40 @@ describe('the point of sale', () => {
     expect(sales.json.data).toMatchObject({ paid_count: 0, paid_amount: '0' });
   });
 
+  it("streams a cashier the point of sale's payments only: never the web shop's customers or deliveries", async () => {
+    const read = async (who: DashClient, act: () => Promise<string[]>) => {
+      const ctrl = new AbortController();
+      const res = await fetch(`${t.url}/dashboard/api${base}/events`, {
+        headers: { cookie: who.cookie },
+        signal: ctrl.signal,
+      });
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      let text = '';
+      const next = async (pred: () => boolean) => {
+        while (!pred()) text += new TextDecoder().decode((await reader.read()).value);
+      };
+      await next(() => text.includes(': connected'));
+      const [sale, web] = await act();
+      // The sale's event comes after the web payment's (both from this merchant's one change bus, in order).
+      await next(() => text.includes(sale as string));
+      ctrl.abort();
+      return { text, web: web as string };
+    };
+    const act = async () => {
+      const web = await t.api('/api/v1/payments', {
+        body: { amount: 30, currency: 'ltc', email: 'web-customer@buyer.example', order_id: 'WEB-1' },
+      });
+      const sale = await cashier.call(`${base}/pos/payments`, { body: { amount: 4, currency: 'ltc' } });
+      return [sale.json.data.payment.payment_id as string, web.json.data.payment.payment_id as string];
+    };
+    const asCashier = await read(cashier, act);
+    expect(asCashier.text).toContain('event: payment');
+    expect(asCashier.text).not.toContain(asCashier.web);
+    expect(asCashier.text).not.toContain('web-customer@buyer.example');
+    const asOwner = await read(owner, act);
+    expect(asOwner.text).toContain(asOwner.web);
+  });
+
   it('refuses bad input with the envelope and writes nothing', async () => {
     const before = (await owner.call(`${base}/pos/sales?from=${encodeURIComponent(startOfDay())}`)).json.data.sales
       .length;

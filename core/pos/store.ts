@@ -22,6 +22,18 @@ export async function insertPosSale(
     .execute();
 }
 
+/** Of these payments, those taken at this merchant's point of sale. */
+export async function posPaymentIds(db: Db, merchantId: string, paymentIds: readonly string[]): Promise<Set<string>> {
+  if (paymentIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('pos_sales')
+    .select('payment_id')
+    .where('merchant_id', '=', merchantId)
+    .where('payment_id', 'in', paymentIds)
+    .execute();
+  return new Set(rows.map((r) => r.payment_id));
+}
+
 /** A payment taken at this merchant's point of sale since `from` (ms), or undefined. */
 export function findPosPayment(db: Db, merchantId: string, paymentId: string, from: number) {
   return db
