@@ -97,7 +97,12 @@ export function renderError(logger: Logger) {
  * @example loggablePath('/api/dropin/v1/sessions/cs_AbC.../events') // '/api/dropin/v1/sessions/cs_…/events'
  */
 export function loggablePath(path: string): string {
-  return path.replace(/(^|\/)(cs|pt|sk|dk|whsec)_[^/]*/g, '$1$2_…');
+  return (
+    path
+      .replace(/(^|\/)(cs|pt|sk|dk|whsec)_[^/]*/g, '$1$2_…')
+      // A reusable link's token is its capability too (/l/{token}, /api/dropin/v1/links/{token}/payments).
+      .replace(/(^|\/)(l|links)\/[A-Za-z0-9_-]{8,}/g, '$1$2/…')
+  );
 }
 
 function codeForStatus(status: number): AppError['code'] {

@@ -23,6 +23,29 @@ describe('configuration', () => {
   });
 });
 
+describe('configuration errors never echo a secret', () => {
+  it('hides the password of a bad SMTP_URL and never shows a bad key or token', () => {
+    const message = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    const smtp = message({
+      SMTP_URL: 'SMTPX://mailer:hunter2-secret@relay.example:465',
+      MAIL_FROM: 'shop@example.com',
+    });
+    expect(smtp).toMatch(/^Invalid configuration: SMTP_URL: /);
+    expect(smtp).not.toContain('hunter2-secret');
+    expect(smtp).toContain('***@relay.example:465');
+    const token = message({ METRICS_TOKEN: 'short-secret' });
+    expect(token).toMatch(/^Invalid configuration: METRICS_TOKEN: /);
+    expect(token).not.toContain('short-secret');
+  });
+});
+
 describe('documented settings', () => {
   const keys = Object.keys(configSchema.shape);
   it('.env.example (compose passes it to the service) lists every setting the service reads', () => {

@@ -132,6 +132,10 @@ export interface Config extends Omit<RawConfig, 'PUBLIC_URL' | 'MIN_AMOUNTS_USD'
   MONERO_NETWORK: MoneroNetworkConfig | null;
 }
 
+/** Settings that may carry a password in their URL (shown with it hidden), and settings that are secrets outright. */
+const URL_SETTINGS = new Set(['DATABASE_URL', 'SMTP_URL', 'RATES_BASE_URL']);
+const SECRET_SETTINGS = new Set(['SECRETS_KEY', 'RATES_API_KEY', 'METRICS_TOKEN']);
+
 /**
  * Parses the environment once. A bad value throws one line naming the variable, which main prints before exiting.
  */
@@ -144,9 +148,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? 'environment');
     const got = String(picked[name] ?? '');
-    throw new ConfigError(
-      `Invalid configuration: ${name}: ${issue?.message ?? 'invalid'} (got "${name === 'DATABASE_URL' ? redactDatabaseUrl(got) : got}")`,
-    );
+    // Never echo a secret: a URL's password is hidden, a key is not shown at all.
+    const shown = SECRET_SETTINGS.has(name) ? '(hidden)' : `"${URL_SETTINGS.has(name) ? redactDatabaseUrl(got) : got}"`;
+    throw new ConfigError(`Invalid configuration: ${name}: ${issue?.message ?? 'invalid'} (got ${shown})`);
   }
   const c = parsed.data;
   let minAmounts: Record<string, string> = {};

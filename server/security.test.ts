@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggablePath } from '../api-kit/errors.js';
 import { createLogger } from '../core/log.js';
 import { createMerchant } from '../core/merchants/merchants.js';
 import { startTestService, type TestService } from './testing/harness.js';
@@ -189,6 +190,13 @@ describe('headers of the pages the service serves', () => {
 });
 
 describe('tokens in logs, and aborted requests', () => {
+  it("cuts every capability in a logged path: checkout tokens, keys and a reusable link's token", () => {
+    const token = 'Qm9vZ2llV29vZ2llQm9vZ2llV29vZ2ll';
+    expect(loggablePath(`/l/${token}`)).toBe('/l/…');
+    expect(loggablePath(`/api/dropin/v1/links/${token}/payments`)).toBe('/api/dropin/v1/links/…/payments');
+    expect(loggablePath('/api/dropin/v1/sessions/cs_AbCdEf/events')).toBe('/api/dropin/v1/sessions/cs_…/events');
+  });
+
   it('a client that aborts its body on a session route leaves a debug line with the token cut, never an error', async () => {
     const token = await sessionToken();
     const before = logLines.length;
