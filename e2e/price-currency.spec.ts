@@ -1,3 +1,4 @@
+import type { TestService } from '../server/testing/harness.js';
 import { expect, shopOptions, shot, test } from './fixtures.js';
 import { decodeQrPng } from './qr.js';
 
@@ -7,15 +8,19 @@ import { decodeQrPng } from './qr.js';
  * Test-mode rates (core/pricing/fixed-rates.ts): BTC = 65000 USD x 0.9 = 58500 EUR = 65000 x 150 = 9750000 JPY.
  */
 
-/** The last payment's status read from the merchant API, with pay_amount's digits as sent. */
-async function lastPayment(api: (path: string) => Promise<{ text: string; json: { data: unknown } }>) {
-  const list = (await api('/api/v1/payments?limit=1')).json.data as { payments: { payment_id: string }[] };
-  const id = list.payments[0]?.payment_id as string;
-  const status = await api(`/api/v1/payments/${id}`);
-  return {
-    data: status.json.data as { price_amount: number; price_currency: string; pay_address: string },
-    payAmount: /"pay_amount":([0-9.]+)/.exec(status.text)?.[1],
-  };
+/**
+ * The status read of the payment the popup shows, found in the store by its address (the worker's service is shared
+ * and runs on a test clock, so "the newest payment" can be another test's), with pay_amount's digits as sent.
+ */
+async function shownPayment(world: { service: TestService }, address: string) {
+  const row = await world.service.service.deps.db
+    .selectFrom('payments')
+    .select('id')
+    .where('pay_address', '=', address)
+    .executeTakeFirstOrThrow();
+  const status = await world.service.api(`/api/v1/payments/${row.id}`);
+  const data = status.json.data as { price_amount: number; price_currency: string; pay_address: string };
+  return { data, payAmount: /"pay_amount":([0-9.]+)/.exec(status.text)?.[1] };
 }
 
 test.describe('drop-in priced in another currency than USD', () => {
@@ -33,7 +38,8 @@ test.describe('drop-in priced in another currency than USD', () => {
     // 19.99 / 58500 = 0.000341709... rounded up to 8 decimals.
     const amount = dialog.locator('[data-field="pay_amount"]');
     await expect(amount).toHaveText('0.00034171');
-    const api = await lastPayment((p) => world.service.api(p));
+    const address = (await dialog.locator('[data-field="pay_address"]').textContent()) ?? '';
+    const api = await shownPayment(world, address.trim());
     expect(api.data).toMatchObject({ price_amount: 19.99, price_currency: 'EUR' });
     expect(api.payAmount).toBe('0.00034171');
     const qr = dialog.locator('img[data-field="qr"]');
@@ -53,7 +59,8 @@ test.describe('drop-in priced in another currency than USD', () => {
     await expect(dialog.locator('[data-field="price_amount"]')).toHaveText('2.000\u00a0¥');
     // 2000 / 9750000 = 0.000205128... rounded up to 8 decimals.
     await expect(dialog.locator('[data-field="pay_amount"]')).toHaveText('0.00020513');
-    const api = await lastPayment((p) => world.service.api(p));
+    const address = (await dialog.locator('[data-field="pay_address"]').textContent()) ?? '';
+    const api = await shownPayment(world, address.trim());
     expect(api.data).toMatchObject({ price_amount: 2000, price_currency: 'JPY' });
     expect(api.payAmount).toBe('0.00020513');
     await shot(page, testInfo, 'jpy-de');
