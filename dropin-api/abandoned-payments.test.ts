@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userOf } from '../dashboard-api/testing/client.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 
 /*
@@ -134,11 +135,13 @@ describe('abandoned choices expire the earlier payment', () => {
   });
 
   it('a hosted page: another asset expires the link’s first payment; the new one is on its own page token', async () => {
-    const r = await t.api('/api/v1/payment-links', {
-      body: { amount: 30, currency: 'btc', email: 'bo@example.com', order_id: 'AB-5' },
+    // A link that leaves the asset to the customer (made in the dashboard without one): its page offers the picker.
+    const owner = await userOf(t, t.merchant.merchant_id, 'owner@abandon.example');
+    const r = await owner.call(`/merchants/${t.merchant.merchant_id}/payment-links`, {
+      body: { amount: 30, email: 'bo@example.com', order_id: 'AB-5' },
     });
-    const first = r.json.data.payment.payment_id as string;
-    const url = new URL(r.json.data.payment.hosted_payment_url);
+    const url = new URL(r.json.data.hosted_payment_url);
+    const first = url.pathname.split('/').pop() as string;
     const chosen = await choose(`pt_${first}.${url.searchParams.get('t')}`, 'ltc');
     expect(chosen.status, chosen.text).toBe(201);
     expect(chosen.json.data.session_token).toMatch(/^pt_/);

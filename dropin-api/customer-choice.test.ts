@@ -63,4 +63,21 @@ describe('the hosted page of a customer-chooses link', () => {
     const fromApi = pageToken(api.json.data.payment.hosted_payment_url);
     expect((await dropin(`/sessions/${fromApi}`)).json.data.session).not.toHaveProperty('customer_chooses_currency');
   });
+
+  it('keeps a page whose asset the merchant chose in that asset: another is refused, nothing is written', async () => {
+    const api = await t.api('/api/v1/payment-links', {
+      body: { amount: 25, currency: 'ltc', email: 'f@buyer.example' },
+    });
+    const token = pageToken(api.json.data.payment.hosted_payment_url);
+    const other = await dropin(`/sessions/${token}/payment`, { currency: 'BTC' });
+    expect(other.status).toBe(422);
+    expect(other.json.errors.currency[0]).toContain('LTC');
+    const read = await dropin(`/sessions/${token}`);
+    expect(read.json.data.payment.pay_currency).toBe('LTC');
+    expect(read.json.data.payment.payment_status).toBe('waiting');
+    // The same asset again is the page's own payment, unchanged.
+    const same = await dropin(`/sessions/${token}/payment`, { currency: 'LTC' });
+    expect(same.status).toBe(200);
+    expect(same.json.data.payment.payment_id).toBe(read.json.data.payment.payment_id);
+  });
 });

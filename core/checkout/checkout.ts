@@ -97,6 +97,9 @@ export async function choosePayment(
         .map((a) => a.code)
         .join(', ')}`,
     );
+  // A page whose asset the merchant chose (API §4.6 `currency`, or the dashboard's) offers no picker: it stays in it.
+  if (!picks && !reusable && asset.code !== source.pay_currency)
+    throw invalid('currency', `This payment is in ${source.pay_currency}: its merchant chose the asset`);
   const payment = await createPayment(
     deps,
     x.merchant,
