@@ -78,21 +78,35 @@ export interface PhoneBench {
 /**
  * Init script of every load: the tap's time (capture phase, before the page's own listener), the QR's (the mark the
  * widget sets once the QR image is in) and the demo's readiness, recorded by observers so nothing polls the page's
- * throttled CPU. On `early`, the buy button is clicked the moment the page's scripts have run.
+ * throttled CPU, and reported as console messages (`__phone qr 123.4`): a page.evaluate while the popup renders
+ * would run Playwright's own script on the page's main thread in the middle of what it measures. On `early`, the
+ * buy button is clicked the moment the page's scripts have run.
  */
 const PROBE = `(() => {
-  addEventListener('click', (e) => { window.__tapAt ??= e.timeStamp; }, true);
-  window.__qrAt = new Promise((resolve) => new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.name === 'service-checkout:qr') resolve(e.startTime);
-  }).observe({ type: 'mark' }));
-  window.__readyAt = new Promise((resolve) => {
-    const check = () => {
-      if (document.getElementById('hint')?.textContent?.startsWith('Test mode')) resolve(performance.now());
-    };
-    new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
-  });
+  const report = (what, ms) => console.debug('__phone ' + what + ' ' + ms);
+  let tapAt;
+  addEventListener('click', (e) => { tapAt ??= e.timeStamp; }, true);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === 'service-checkout:qr') report('qr', e.startTime - tapAt);
+  }).observe({ type: 'mark' });
+  let ready = false;
+  const check = () => {
+    if (!ready && document.getElementById('hint')?.textContent?.startsWith('Test mode')) {
+      ready = true;
+      report('ready', performance.now());
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
   if (window.__EARLY) document.addEventListener('DOMContentLoaded', () => document.getElementById('buy').click());
 })();`;
+
+/** What the probe reports, `what` ms, from the page's console; no wait of its own (the load's deadline ends it). */
+function reported(page: Page, what: 'qr' | 'ready'): Promise<number> {
+  const prefix = `__phone ${what} `;
+  return page
+    .waitForEvent('console', { predicate: (m) => m.text().startsWith(prefix), timeout: 0 })
+    .then((m) => Number(m.text().slice(prefix.length)));
+}
 
 async function phoneContext(browser: Browser, early: boolean, shopOptions: object): Promise<[BrowserContext, Page]> {
   const context = await browser.newContext({ viewport: PHONE.viewport, isMobile: true, hasTouch: true });
@@ -111,13 +125,6 @@ async function phoneContext(browser: Browser, early: boolean, shopOptions: objec
     `window.SHOP_OPTIONS = ${JSON.stringify(shopOptions)}; window.__EARLY = ${early};\n${PROBE}`,
   );
   return [context, page];
-}
-
-/** Tap -> QR in ms, read from the page once the QR is in. */
-async function tapToQr(page: Page): Promise<number> {
-  const qrAt = (await page.evaluate('window.__qrAt')) as number;
-  const tapAt = (await page.evaluate('window.__tapAt')) as number;
-  return Math.round((qrAt - tapAt) * 10) / 10;
 }
 
 const settle = (page: Page) => page.waitForLoadState('networkidle');
@@ -217,20 +224,25 @@ async function load(
   const early = kind.startsWith('early');
   const options = kind === 'demo' ? {} : { publicKey: info.publicKey, locale: 'en', cryptoCurrency: 'USDTERC20' };
   const [context, page] = await phoneContext(browser, early, options);
-  // Playwright's own waits (goto, networkidle, click) give up with the load; page.evaluate of a promise that never
-  // settles has no timeout of its own: the deadline closes the context, which ends it.
+  // Playwright's own waits (goto, networkidle, click) give up with the load; the wait for a QR mark that never comes
+  // has no timeout of its own (the one that hung issue 33's first paired run): the deadline closes the context.
   context.setDefaultTimeout(LOAD_TIMEOUT_MS);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, fail) => {
     timer = setTimeout(() => fail(new Error(`no QR within ${LOAD_TIMEOUT_MS} ms`)), LOAD_TIMEOUT_MS);
   });
   watchFetches(page, kind, figures);
+  const qr = reported(page, 'qr');
+  const ready = reported(page, 'ready');
+  // Ended by the closed context when the load fails first.
+  qr.catch(() => {});
+  ready.catch(() => {});
   const run = async () => {
     let pageReady: number | undefined;
     if (kind === 'demo') {
       // The demo storefront on a third origin (the operator's own hostname, its headers passed on as they are).
       await page.goto(`${info.site}/demo/?service=${encodeURIComponent(info.service)}`);
-      pageReady = Math.round((await page.evaluate('window.__readyAt')) as number);
+      pageReady = Math.round(await ready);
       await settle(page);
       await page.getByRole('button', { name: 'Buy the hoodie with USDT' }).click();
     } else {
@@ -241,7 +253,7 @@ async function load(
         await page.getByRole('button', { name: 'Buy the mug' }).click();
       }
     }
-    return { tapToQr: await tapToQr(page), ...(pageReady !== undefined && { pageReady }) };
+    return { tapToQr: Math.round((await qr) * 10) / 10, ...(pageReady !== undefined && { pageReady }) };
   };
   const running = run();
   try {
