@@ -104,7 +104,7 @@ export function Checkout({ state, variant, onClose, footer }: CheckoutProps) {
                 (regular and bold) are looked up and opened then, not in its first layout after the answer, where
                 they cost tens of ms at 4x CPU (bench/phone.ts). */}
             <code class="mono w">
-              0<b>0</b>
+              0<strong>0</strong>
             </code>
             {session && (
               <p class="muted">
