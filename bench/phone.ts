@@ -25,6 +25,17 @@ export const PHONE = {
 /** How long the shopper waits on a settled page before the idle case's tap: more than Node's default keep-alive. */
 const IDLE_MS = 6000;
 
+/**
+ * A load's whole time, from the new context to the QR (the idle case's 6 s included), and how often a load that ran
+ * out of it is tried again. A load that never shows its QR (issue 33's first paired run waited on one without end)
+ * is reported in `failures` and tried again; after the last try the case has one sample less, and the run goes on.
+ */
+const LOAD_TIMEOUT_MS = 60_000;
+const ATTEMPTS = 3;
+/** How long a tree's target may take to start, and to stop before it is killed. */
+const START_TIMEOUT_MS = 180_000;
+const STOP_TIMEOUT_MS = 10_000;
+
 type Kind = 'settled' | 'idle' | 'early' | 'earlyOneTag' | 'demo' | 'demoPageReady';
 
 /** One tree's figures: medians and samples of each case, and what its loads fetched that they should not have. */
@@ -49,6 +60,8 @@ export interface PhoneFigures {
   preflights: number;
   /** Files fetched more than once within one load (the same path, from any origin), with the case they came in. */
   duplicates: string[];
+  /** Loads that failed or ran out of time (`LOAD_TIMEOUT_MS`), with their case and why: each was tried again. */
+  failures: string[];
 }
 
 export interface PhoneBench {
@@ -65,21 +78,35 @@ export interface PhoneBench {
 /**
  * Init script of every load: the tap's time (capture phase, before the page's own listener), the QR's (the mark the
  * widget sets once the QR image is in) and the demo's readiness, recorded by observers so nothing polls the page's
- * throttled CPU. On `early`, the buy button is clicked the moment the page's scripts have run.
+ * throttled CPU, and reported as console messages (`__phone qr 123.4`): a page.evaluate while the popup renders
+ * would run Playwright's own script on the page's main thread in the middle of what it measures. On `early`, the
+ * buy button is clicked the moment the page's scripts have run.
  */
 const PROBE = `(() => {
-  addEventListener('click', (e) => { window.__tapAt ??= e.timeStamp; }, true);
-  window.__qrAt = new Promise((resolve) => new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.name === 'service-checkout:qr') resolve(e.startTime);
-  }).observe({ type: 'mark' }));
-  window.__readyAt = new Promise((resolve) => {
-    const check = () => {
-      if (document.getElementById('hint')?.textContent?.startsWith('Test mode')) resolve(performance.now());
-    };
-    new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
-  });
+  const report = (what, ms) => console.debug('__phone ' + what + ' ' + ms);
+  let tapAt;
+  addEventListener('click', (e) => { tapAt ??= e.timeStamp; }, true);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === 'service-checkout:qr') report('qr', e.startTime - tapAt);
+  }).observe({ type: 'mark' });
+  let ready = false;
+  const check = () => {
+    if (!ready && document.getElementById('hint')?.textContent?.startsWith('Test mode')) {
+      ready = true;
+      report('ready', performance.now());
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
   if (window.__EARLY) document.addEventListener('DOMContentLoaded', () => document.getElementById('buy').click());
 })();`;
+
+/** What the probe reports, `what` ms, from the page's console; no wait of its own (the load's deadline ends it). */
+function reported(page: Page, what: 'qr' | 'ready'): Promise<number> {
+  const prefix = `__phone ${what} `;
+  return page
+    .waitForEvent('console', { predicate: (m) => m.text().startsWith(prefix), timeout: 0 })
+    .then((m) => Number(m.text().slice(prefix.length)));
+}
 
 async function phoneContext(browser: Browser, early: boolean, shopOptions: object): Promise<[BrowserContext, Page]> {
   const context = await browser.newContext({ viewport: PHONE.viewport, isMobile: true, hasTouch: true });
@@ -98,13 +125,6 @@ async function phoneContext(browser: Browser, early: boolean, shopOptions: objec
     `window.SHOP_OPTIONS = ${JSON.stringify(shopOptions)}; window.__EARLY = ${early};\n${PROBE}`,
   );
   return [context, page];
-}
-
-/** Tap -> QR in ms, read from the page once the QR is in. */
-async function tapToQr(page: Page): Promise<number> {
-  const qrAt = (await page.evaluate('window.__qrAt')) as number;
-  const tapAt = (await page.evaluate('window.__tapAt')) as number;
-  return Math.round((qrAt - tapAt) * 10) / 10;
 }
 
 const settle = (page: Page) => page.waitForLoadState('networkidle');
@@ -129,14 +149,36 @@ async function startTree(dir: string): Promise<Tree> {
     env: { ...process.env, ROUND_TRIP_MS: String(PHONE.roundTripMs) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const exited = new Promise((r) => child.once('exit', r));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    // A target whose shutdown hangs (an open stream, say) must not keep the bench from finishing.
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(kill);
+  };
   const info = await new Promise<Tree['info']>((ok, fail) => {
     let out = '';
+    const timer = setTimeout(
+      () => fail(new Error(`bench/phone-target.ts in ${dir} not ready in ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
     child.stdout.on('data', (d) => {
       out += String(d);
       const m = /READY (\{.*\})\n/.exec(out);
-      if (m) ok(JSON.parse(m[1] as string));
+      if (m) {
+        clearTimeout(timer);
+        ok(JSON.parse(m[1] as string));
+      }
     });
-    child.once('exit', (code) => fail(new Error(`bench/phone-target.ts in ${dir} exited ${code}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`bench/phone-target.ts in ${dir} exited ${code}`));
+    });
+  }).catch(async (e) => {
+    await stop();
+    throw e;
   });
   const samples = Object.fromEntries(
     ['settled', 'idle', 'early', 'earlyOneTag', 'demo', 'demoPageReady'].map((k) => [k, []]),
@@ -144,12 +186,15 @@ async function startTree(dir: string): Promise<Tree> {
   return {
     dir,
     info,
-    figures: { tapToQrMs: {} as PhoneFigures['tapToQrMs'], demoPageReadyMs: 0, samples, preflights: 0, duplicates: [] },
-    stop: async () => {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await gone;
+    figures: {
+      tapToQrMs: {} as PhoneFigures['tapToQrMs'],
+      demoPageReadyMs: 0,
+      samples,
+      preflights: 0,
+      duplicates: [],
+      failures: [],
     },
+    stop,
   };
 }
 
@@ -169,18 +214,35 @@ function watchFetches(page: Page, kind: string, figures: PhoneFigures): void {
   });
 }
 
-/** One fresh load of `kind` on a tree; its figure goes to the tree's samples. */
-async function measure(browser: Browser, tree: Tree, kind: Exclude<Kind, 'demoPageReady'>): Promise<void> {
+/** One fresh load of `kind` on a tree: tap -> QR, and for the demo its page-ready; throws past `LOAD_TIMEOUT_MS`. */
+async function load(
+  browser: Browser,
+  tree: Tree,
+  kind: Exclude<Kind, 'demoPageReady'>,
+): Promise<{ tapToQr: number; pageReady?: number }> {
   const { info, figures } = tree;
   const early = kind.startsWith('early');
   const options = kind === 'demo' ? {} : { publicKey: info.publicKey, locale: 'en', cryptoCurrency: 'USDTERC20' };
   const [context, page] = await phoneContext(browser, early, options);
+  // Playwright's own waits (goto, networkidle, click) give up with the load; the wait for a QR mark that never comes
+  // has no timeout of its own (the one that hung issue 33's first paired run): the deadline closes the context.
+  context.setDefaultTimeout(LOAD_TIMEOUT_MS);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`no QR within ${LOAD_TIMEOUT_MS} ms`)), LOAD_TIMEOUT_MS);
+  });
   watchFetches(page, kind, figures);
-  try {
+  const qr = reported(page, 'qr');
+  const ready = reported(page, 'ready');
+  // Ended by the closed context when the load fails first.
+  qr.catch(() => {});
+  ready.catch(() => {});
+  const run = async () => {
+    let pageReady: number | undefined;
     if (kind === 'demo') {
       // The demo storefront on a third origin (the operator's own hostname, its headers passed on as they are).
       await page.goto(`${info.site}/demo/?service=${encodeURIComponent(info.service)}`);
-      figures.samples.demoPageReady.push(Math.round((await page.evaluate('window.__readyAt')) as number));
+      pageReady = Math.round(await ready);
       await settle(page);
       await page.getByRole('button', { name: 'Buy the hoodie with USDT' }).click();
     } else {
@@ -191,9 +253,33 @@ async function measure(browser: Browser, tree: Tree, kind: Exclude<Kind, 'demoPa
         await page.getByRole('button', { name: 'Buy the mug' }).click();
       }
     }
-    figures.samples[kind].push(await tapToQr(page));
+    return { tapToQr: Math.round((await qr) * 10) / 10, ...(pageReady !== undefined && { pageReady }) };
+  };
+  const running = run();
+  try {
+    return await Promise.race([running, deadline]);
   } finally {
+    clearTimeout(timer);
     await context.close();
+    // Ended by the closed context; its error is the deadline's.
+    await running.catch(() => {});
+  }
+}
+
+/** One load of `kind` into the tree's samples, tried again (up to `ATTEMPTS`) if it fails or runs out of time. */
+async function measure(browser: Browser, tree: Tree, kind: Exclude<Kind, 'demoPageReady'>): Promise<void> {
+  const { figures } = tree;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    try {
+      const r = await load(browser, tree, kind);
+      figures.samples[kind].push(r.tapToQr);
+      if (r.pageReady !== undefined) figures.samples.demoPageReady.push(r.pageReady);
+      return;
+    } catch (e) {
+      const why = `${kind}, try ${attempt}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+      figures.failures.push(why);
+      process.stderr.write(`phone bench (${tree.dir}): ${why}\n`);
+    }
   }
 }
 
@@ -202,19 +288,23 @@ async function measure(browser: Browser, tree: Tree, kind: Exclude<Kind, 'demoPa
  * cache) per case, and the demo storefront's page-ready. With PHONE_BASELINE=<dir> (another checkout, built here
  * too), the same cases on that tree, each load right after this tree's (the order alternating), so a machine that
  * slows down mid-run slows both alike. Targets: each settled tap under 250 ms, the early tap under 450 ms, the
- * demo's page-ready under 1,200 ms; no preflight, nothing fetched twice.
+ * demo's page-ready under 1,200 ms; no preflight, nothing fetched twice. Every load has a deadline
+ * (`LOAD_TIMEOUT_MS`, then tried again), so the run always ends.
  */
 export async function benchPhone(runs = 7): Promise<PhoneBench> {
   const loadStart = loadavg()[0] as number;
-  const trees = [await startTree(process.cwd())];
+  const trees: Tree[] = [];
   const baseline = process.env.PHONE_BASELINE;
-  const browser = await chromium.launch(chromiumLaunchOptions);
+  let browser: Browser | undefined;
   try {
+    trees.push(await startTree(process.cwd()));
     if (baseline) trees.push(await startTree(resolve(baseline)));
+    browser = await chromium.launch(chromiumLaunchOptions);
     for (let i = 0; i < runs; i++)
       for (const kind of ['settled', 'idle', 'early', 'earlyOneTag', 'demo'] as const)
         for (const tree of i % 2 === 0 ? trees : [...trees].reverse()) await measure(browser, tree, kind);
-    const m = (xs: number[]) => Math.round(median(xs));
+    // A case whose every load failed has no median (NaN, shown as such): its failures say why.
+    const m = (xs: number[]) => (xs.length > 0 ? Math.round(median(xs)) : Number.NaN);
     for (const { figures: f } of trees) {
       for (const k of ['settled', 'idle', 'early', 'earlyOneTag', 'demo'] as const) f.tapToQrMs[k] = m(f.samples[k]);
       f.demoPageReadyMs = m(f.samples.demoPageReady);
@@ -228,7 +318,7 @@ export async function benchPhone(runs = 7): Promise<PhoneBench> {
       loadAverage: [loadStart, loadavg()[0] as number],
     };
   } finally {
-    await browser.close();
+    await browser?.close();
     for (const t of trees) await t.stop();
   }
 }

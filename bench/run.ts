@@ -139,6 +139,11 @@ async function main(): Promise<void> {
       `${after.preflights}, ${after.duplicates.length}`,
       `target 0, 0${before ? `; before ${before.preflights}, ${before.duplicates.length} (${[...new Set(before.duplicates)].join(', ')})` : ''}; load average ${phone.loadAverage.join(' -> ')}`,
     ]);
+    rows.push([
+      'phone: loads failed or timed out (each tried again)',
+      `${after.failures.length}`,
+      `${before ? `before ${before.failures.length}; ` : ''}${[...after.failures, ...(before?.failures ?? [])].join('; ')}`,
+    ]);
   }
 
   const wallet = await optional('wallet', async () => (await import('./wallet.js')).benchWallet());
