@@ -204,6 +204,7 @@ export function PaymentRefunds(props: {
       )}
       {owner ? (
         <RefundSendList
+          merchantId={merchantId}
           refunds={refunds}
           amountOf={(u) => money(unitsText(u, decimals), currency)}
           reload={props.reload}

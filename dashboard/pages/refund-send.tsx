@@ -1,9 +1,11 @@
 import { useSignal } from '@preact/signals';
+import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { type Eip1193Provider, failureOf, sendPayment } from '../../widget/wallet/send-payment.js';
 import { CopyButton } from '../ui/copy.js';
 import { Notice } from '../ui/notice.js';
 import { type BrowserWallet, watchWallets } from '../wallet.js';
+import { MoneroProofForm } from './refund-monero-proof.js';
 
 /** What the owner's wallet must send (core/refunds/send-instructions.ts), and its QR (dashboard get-payment). */
 export interface RefundSendRow {
@@ -60,12 +62,15 @@ function RefundSend({
   r,
   amount,
   wallets,
+  proof,
   sentHash,
   onSent,
 }: {
   r: RefundSendRow & { send: NonNullable<RefundSendRow['send']> };
   amount: string;
   wallets: BrowserWallet[];
+  /** Monero: the form that proves the refund sent by its tx key (a view key cannot see outgoing payments). */
+  proof: ComponentChildren;
   sentHash: string | undefined;
   onSent: (hash: string) => void;
 }) {
@@ -139,6 +144,7 @@ function RefundSend({
           </div>
         )
       ) : null}
+      {proof}
       {error.value ? <Notice kind="error">{error.value}</Notice> : null}
     </section>
   );
@@ -150,10 +156,12 @@ function RefundSend({
  * the customer, and the page asks again meanwhile (`reload`) so the owner sees it happen.
  */
 export function RefundSendList({
+  merchantId,
   refunds,
   amountOf,
   reload,
 }: {
+  merchantId: string;
   refunds: RefundSendRow[];
   amountOf: (units: string) => string;
   reload?: (() => void) | undefined;
@@ -183,6 +191,11 @@ export function RefundSendList({
           r={r}
           amount={amountOf(r.amount_units)}
           wallets={wallets.value}
+          proof={
+            r.send.uri.startsWith('monero:') ? (
+              <MoneroProofForm merchantId={merchantId} refundId={r.refund_id} onProved={() => reload?.()} />
+            ) : null
+          }
           sentHash={sent.value[r.refund_id]}
           onSent={(hash) => {
             sent.value = { ...sent.value, [r.refund_id]: hash };
