@@ -121,6 +121,8 @@ async function sendAndConfirm(page: Page, w: RefundWorld, refundId: string, labe
 }
 
 test.describe('dashboard refunds sent from the owner’s browser wallet (live EVM on a real anvil)', () => {
+  // Two or three transfers, each seen and confirmed by the watcher on anvil: more than the default minute under load.
+  test.describe.configure({ timeout: 180_000 });
   test('a USDT forwarder payment refunded in part then the rest, one click each; the customer gets exactly the refunds', async ({
     page,
     rw,
