@@ -21,6 +21,10 @@ const NOT_CHANGES = new Map([
   ['POST /account/two-factor/setup', 'a new secret does nothing until POST /account/two-factor turns it on (audited)'],
   ['POST /merchants/:merchant_id/xpub/preview', 'reads the addresses a key gives; nothing is saved'],
   ['POST /merchants/:merchant_id/forwarders/sweep-transaction', "builds the wallet's transaction; nothing is written"],
+  [
+    'POST /merchants/:merchant_id/refunds/:refund_id/monero-proof',
+    'audited as refund.prove, but it needs a monerod: core/refunds/monero-proof-live.test.ts checks its audit entry',
+  ],
   ['POST /password-reset', 'asks for a reset mail; the password changes only at POST /password (audited)'],
   [
     'POST /merchants/:merchant_id/pos/payments',

@@ -37,6 +37,7 @@ import { registerPaymentEvents } from './routes/payment-events.js';
 import { registerPosCreatePayment } from './routes/pos-create-payment.js';
 import { registerPosSales } from './routes/pos-sales.js';
 import { registerPreviewXpub } from './routes/preview-xpub.js';
+import { registerDashProveRefund } from './routes/prove-refund.js';
 import { registerReadSession } from './routes/read-session.js';
 import { registerReadSettings } from './routes/read-settings.js';
 import { registerRedeliver } from './routes/redeliver.js';
@@ -105,6 +106,7 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   registerRefundPayment(app, x);
   registerDashCreateRefund(app, x);
   registerDashCancelRefund(app, x);
+  registerDashProveRefund(app, x);
   registerPaymentEvents(app, x);
   registerBalances(app, x);
   registerExportPayments(app, x);

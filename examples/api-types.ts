@@ -263,6 +263,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/refunds/{refund_id}/monero-proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove a Monero refund sent, by its transaction key
+         * @description A view key cannot see what the merchant's wallet sends, so a `ready` Monero refund is marked sent by its txid and transaction key. The service checks them as monero's `check_tx_key` does (derivation 8·r·A with the customer's view key, each output's key and its amount decrypted and opened against its commitment, subaddresses included) on its own monerod: the transaction must be in a block and pay the refund's address exactly the refund's amount. It is then `sent`, and `confirmed` at the chain's confirmation count (at once when it already has them). A 422 names the field: `tx_key` when it is not the transaction's key, `txid` when the transaction pays nothing or another amount to the address, is not mined yet or proved another refund, `refund_id` when the refund is not a ready Monero refund.
+         */
+        post: operations["proveMoneroRefund"];
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["proveMoneroRefundOptions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/currencies": {
         parameters: {
             query?: never;
@@ -1459,6 +1483,18 @@ export interface components {
             data: components["schemas"]["Refund"];
         };
         CancelRefundResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["Refund"];
+        };
+        ProveMoneroRefundRequest: {
+            /** @description The transaction id (64 hex digits) */
+            txid: string;
+            /** @description The transaction's secret key as the wallet gives it (`get_tx_key`; the main key then any additional keys, 64 hex digits each) */
+            tx_key: string;
+        };
+        ProveMoneroRefundResponse: {
             /** @constant */
             success: true;
             message: string;
@@ -2873,6 +2909,80 @@ export interface operations {
         };
     };
     cancelRefundOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    proveMoneroRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "txid": "c9ab06c6a5e7f5a1f5e9d1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6",
+                 *       "tx_key": "0d3e5a1b6f2c7d8e9f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProveMoneroRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund, sent or confirmed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProveMoneroRefundResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    proveMoneroRefundOptions: {
         parameters: {
             query?: never;
             header?: never;

@@ -20,6 +20,7 @@ import { registerListPayments } from './routes/list-payments.js';
 import { registerListRefunds } from './routes/list-refunds.js';
 import { registerMinimumAmount } from './routes/minimum-amount.js';
 import { registerOpenApiJson } from './routes/openapi-json.js';
+import { registerProveRefund } from './routes/prove-refund.js';
 import { registerRedeliver } from './routes/redeliver.js';
 import { registerSandboxBlocks } from './routes/sandbox-blocks.js';
 import { registerSandboxTransfers } from './routes/sandbox-transfers.js';
@@ -54,6 +55,7 @@ export function createMerchantApi(deps: ApiDeps, clientAddress: (c: Context) => 
   registerListRefunds(app, deps);
   registerGetRefund(app, deps);
   registerCancelRefund(app, deps);
+  registerProveRefund(app, deps);
   registerSandboxTransfers(app, deps);
   registerSandboxBlocks(app, deps);
   registerListDeliveries(app, deps);

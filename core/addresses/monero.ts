@@ -308,6 +308,36 @@ function derivation(k: MoneroViewKey, R: Uint8Array): InstanceType<typeof Point>
 }
 
 /**
+ * Output `n` opened with a key derivation (8*a*R by the receiver, 8*r*A by the sender's tx key): its spend public key
+ * D = P - Hs(derivation || n)*G (the address it pays, when D is that address's) and its amount, XORed with
+ * keccak("amount" || s) and checked against the output's commitment. Null when the amount does not open it.
+ */
+export function openOutput(
+  dBytes: Uint8Array,
+  n: number,
+  o: MoneroOutput,
+): { D: InstanceType<typeof Point>; amount: bigint } | null {
+  const s = hashToScalar(concat(dBytes, varint(n)));
+  let D: InstanceType<typeof Point>;
+  try {
+    D = Point.fromHex(o.key).subtract(mulG(s));
+  } catch {
+    return null;
+  }
+  if (D.is0()) return null;
+  const sBytes = bigintToLe32(s);
+  const pad = keccak_256(concat(utf8('amount'), sBytes));
+  const enc = hexToBytes(o.encryptedAmount);
+  const plain = new Uint8Array(8);
+  for (let i = 0; i < 8; i++) plain[i] = ((enc[i] as number) ^ (pad[i] as number)) & 0xff;
+  const amount = leToBigint(plain);
+  const mask = hashToScalar(concat(utf8('commitment_mask'), sBytes));
+  const C = mulG(mask).add(amount === 0n ? Point.ZERO : H.multiplyUnsafe(amount));
+  if (bytesToHex(C.toBytes()) !== o.commitment.toLowerCase()) return null;
+  return { D, amount };
+}
+
+/**
  * The outputs of one RingCT transaction that pay `k`'s addresses (any account and index: no lookahead limit), with
  * their amounts. An amount that does not open the output's commitment is dropped: a sender cannot claim more than
  * the output carries.
@@ -331,23 +361,9 @@ export function scanOutputs(
         const tag = keccak_256(concat(utf8('view_tag'), dBytes, nBytes))[0] as number;
         if (tag !== Number.parseInt(o.viewTag, 16)) continue;
       }
-      const s = hashToScalar(concat(dBytes, nBytes));
-      let D: InstanceType<typeof Point>;
-      try {
-        D = Point.fromHex(o.key).subtract(mulG(s));
-      } catch {
-        continue;
-      }
-      if (D.is0()) continue;
-      const sBytes = bigintToLe32(s);
-      const pad = keccak_256(concat(utf8('amount'), sBytes));
-      const enc = hexToBytes(o.encryptedAmount);
-      const plain = new Uint8Array(8);
-      for (let i = 0; i < 8; i++) plain[i] = ((enc[i] as number) ^ (pad[i] as number)) & 0xff;
-      const amount = leToBigint(plain);
-      const mask = hashToScalar(concat(utf8('commitment_mask'), sBytes));
-      const C = mulG(mask).add(amount === 0n ? Point.ZERO : H.multiplyUnsafe(amount));
-      if (bytesToHex(C.toBytes()) !== o.commitment.toLowerCase()) continue;
+      const opened = openOutput(dBytes, n, o);
+      if (!opened) continue;
+      const { D, amount } = opened;
       found.push({ index: n, address: addressOfSpendPub(k, D), amount });
       break;
     }

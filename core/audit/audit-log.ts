@@ -24,6 +24,7 @@ export const auditActions = [
   'checkout.try',
   'refund.create',
   'refund.cancel',
+  'refund.prove',
   'key.create',
   'key.rotate',
   'key.deactivate',

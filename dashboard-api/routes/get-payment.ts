@@ -8,6 +8,7 @@ import { forwarderOf } from '../../core/forwarders/store.js';
 import { depositsOf } from '../../core/payments/deposits.js';
 import { paymentEventsOf } from '../../core/payments/events.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
+import { qrSvgDataUrl } from '../../core/qr/encode.js';
 import { refundsOfPayment } from '../../core/refunds/store.js';
 import { refundViews } from '../../core/refunds/views.js';
 import { listDeliveries } from '../../core/webhooks/deliveries.js';
@@ -17,7 +18,7 @@ import { dashDeliveryView, depositViews, forwarderView, paymentDetailView, timel
 /**
  * GET /merchants/{id}/payments/{payment_id}: the payment, its timeline (every status change with its sequence and
  * time), its deposits, its webhook deliveries with every attempt, its forwarder's sweep when it was paid to one, and
- * its refunds (partial ones included).
+ * its refunds (partial ones included, each with `send_qr`: the QR code of its send URI).
  * Another merchant's payment is 404.
  */
 export function registerGetPayment(app: Hono<DashEnv>, x: DashCtx): void {
@@ -41,7 +42,11 @@ export function registerGetPayment(app: Hono<DashEnv>, x: DashCtx): void {
       forwarder: forwarder
         ? forwarderView(forwarder, deposits, x.deps.chains.get(chainKey(p.mode, p.network))?.explorerUrl)
         : null,
-      refunds: await refundViews(x.deps.db, x.deps.chains, x.deps.catalog, refunds),
+      // The send URI as a QR for the owner's phone wallet: the same text, so the same digits as the URI shown.
+      refunds: (await refundViews(x.deps.db, x.deps.chains, x.deps.catalog, refunds)).map((v) => ({
+        ...v,
+        send_qr: v.send ? qrSvgDataUrl(v.send.uri) : null,
+      })),
     });
   });
 }

@@ -3,9 +3,10 @@ import { money, when } from '../format.js';
 import { ConfirmButton } from '../ui/confirm.js';
 import { CopyButton } from '../ui/copy.js';
 import { DataTable } from '../ui/data-table.js';
+import { RefundSendList, type RefundSendRow } from './refund-send.js';
 
 /** A refund as GET /merchants/{id}/payments/{payment_id} lists it (core/refunds/refund.ts `refundView`). */
-export interface RefundRow {
+export interface RefundRow extends RefundSendRow {
   refund_id: string;
   refund_status: 'awaiting_address' | 'ready' | 'sent' | 'confirmed' | 'cancelled';
   amount_units: string;
@@ -68,6 +69,8 @@ export function PaymentRefunds(props: {
   canRefund: boolean;
   owner: boolean;
   act: (work: () => Promise<unknown>, done: string) => Promise<void>;
+  /** Reads the payment again (while a refund sent from here waits to be seen on chain). */
+  reload?: () => void;
 }) {
   const { merchantId, paymentId, currency, decimals, refunds, owner } = props;
   return (
@@ -199,6 +202,14 @@ export function PaymentRefunds(props: {
           </tbody>
         </DataTable>
       )}
+      {owner ? (
+        <RefundSendList
+          merchantId={merchantId}
+          refunds={refunds}
+          amountOf={(u) => money(unitsText(u, decimals), currency)}
+          reload={props.reload}
+        />
+      ) : null}
     </section>
   );
 }

@@ -266,6 +266,7 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
             canRefund={['finished', 'partially_paid', 'expired', 'failed'].includes(p.payment_status)}
             owner={owner}
             act={act}
+            reload={detail.reload}
           />
           <section aria-labelledby="deliveries-h">
             <h2 id="deliveries-h">Webhook deliveries</h2>

@@ -16,6 +16,7 @@ import { listLinksOperation } from '../routes/list-links.js';
 import { listPaymentsOperation } from '../routes/list-payments.js';
 import { listRefundsOperation } from '../routes/list-refunds.js';
 import { minimumAmountOperation } from '../routes/minimum-amount.js';
+import { proveRefundOperation } from '../routes/prove-refund.js';
 import { redeliverOperation } from '../routes/redeliver.js';
 import { sandboxBlocksOperation } from '../routes/sandbox-blocks.js';
 import { sandboxTransfersOperation } from '../routes/sandbox-transfers.js';
@@ -53,6 +54,7 @@ export const operations: Operation[] = [
   listRefundsOperation,
   getRefundOperation,
   cancelRefundOperation,
+  proveRefundOperation,
   listCurrenciesOperation,
   minimumAmountOperation,
   estimateOperation,
