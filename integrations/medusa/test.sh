@@ -12,11 +12,14 @@ if [ ! -d node_modules/@medusajs/medusa ] || [ package-lock.json -nt node_module
   nice -n 10 npm ci --no-audit --no-fund --ignore-scripts
 fi
 npm run -s build
+npx tsc -p tsconfig.test.json
 # The hosted page's script is the drop-in bundle: built once if this checkout has none yet.
 if [ ! -f "$root/public/dropin/v1/checkout.js" ]; then
   (cd "$root" && nice -n 10 npm run -s build)
 fi
 npx --prefix "$root" biome check "$PWD/src" "$PWD/test" "$PWD/storefront" "$PWD/scripts"
+# The provider's own decisions first (seconds), then the proof against real servers (minutes).
+"$root/node_modules/.bin/tsx" test/unit.ts
 # From the root: the service is bundled there (dist/) beside its public/ assets.
 cd "$root"
 exec node_modules/.bin/tsx integrations/medusa/test/run.ts

@@ -72,6 +72,14 @@ export class CryptoPaymentProviderService extends AbstractPaymentProvider<Crypto
   }
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    return this.createLink(input, input.context?.idempotency_key ?? str(input.data?.session_id));
+  }
+
+  /** One payment per session and price: the Idempotency-Key makes a retried request return the same payment. */
+  private async createLink(
+    input: InitiatePaymentInput,
+    idempotencyKey: string | undefined,
+  ): Promise<InitiatePaymentOutput> {
     const data = (input.data ?? {}) as Data;
     const amount = decimalText(input.amount);
     const priceCurrency = String(input.currency_code ?? '').toUpperCase();
@@ -96,7 +104,7 @@ export class CryptoPaymentProviderService extends AbstractPaymentProvider<Crypto
     const json = `{"amount":${amount},${JSON.stringify(body).slice(1)}`;
     let created: Data;
     try {
-      created = await this.client_.call('POST', '/payment-links', json, input.context?.idempotency_key ?? sessionId);
+      created = await this.client_.call('POST', '/payment-links', json, idempotencyKey);
     } catch (e) {
       throw this.checkoutError(e, priceCurrency);
     }
@@ -107,6 +115,7 @@ export class CryptoPaymentProviderService extends AbstractPaymentProvider<Crypto
       status: PaymentSessionStatus.PENDING,
       data: {
         session_id: sessionId,
+        email,
         payment_id: payment.payment_id,
         hosted_payment_url: payment.hosted_payment_url,
         price_amount: amount,
@@ -188,7 +197,8 @@ export class CryptoPaymentProviderService extends AbstractPaymentProvider<Crypto
       str(data.price_amount) === decimalText(input.amount) &&
       str(data.price_currency) === String(input.currency_code).toUpperCase();
     if (same) return { data, status: PaymentSessionStatus.PENDING };
-    const fresh = await this.initiatePayment({ ...input, context: {} });
+    const key = `${str(data.session_id) ?? 'session'}:${decimalText(input.amount)}:${input.currency_code}`;
+    const fresh = await this.createLink(input, key);
     return { data: fresh.data ?? {}, ...(fresh.status ? { status: fresh.status } : {}) };
   }
 
