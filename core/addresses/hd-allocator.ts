@@ -1,7 +1,7 @@
+import { createMoneroAllocator } from '../chains/monero/allocator.js';
 import { invalid } from '../errors.js';
 import type { GapGuard } from './gap.js';
 import { MAX_ADDRESS_INDEX } from './hd.js';
-import { takeSubaddress } from './monero-keys.js';
 import type { AddressAllocator } from './types.js';
 import type { UtxoNet } from './utxo-params.js';
 import { keyAddressAt, keyChainOf, takeAddressIndex } from './xpubs.js';
@@ -21,19 +21,10 @@ export interface HdAllocatorOptions {
  * own transaction (core/addresses/xpubs.ts), so each chain's payments sit on contiguous indexes of its key.
  */
 export function createHdAllocator(o: HdAllocatorOptions): AddressAllocator {
+  const monero = createMoneroAllocator({ ...(o.moneroGap ? { gap: o.moneroGap } : {}) });
   return {
-    async allocate(trx, merchant, asset) {
-      if (asset.family === 'monero') {
-        // Subaddress N of account 0, derived here from the stored keys: no wallet is asked, nothing to forget.
-        const taken = await takeSubaddress(trx, merchant.id);
-        if (!taken)
-          throw invalid(
-            'currency',
-            "Live Monero payments need the merchant's address and view key (admin CLI: viewkey set)",
-          );
-        await o.moneroGap?.check(trx, merchant.id, asset.network, taken.index);
-        return { address: taken.address, extraId: null, index: taken.index };
-      }
+    async allocate(trx, merchant, asset, paymentId) {
+      if (asset.family === 'monero') return monero.allocate(trx, merchant, asset, paymentId);
       const chain = keyChainOf(asset);
       if (!chain) throw invalid('currency', `Live payments in ${asset.code} are not supported yet`);
       const net = chain === 'evm' ? 'main' : o.netOf(asset.network);

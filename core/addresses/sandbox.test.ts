@@ -4,7 +4,7 @@ import { isAddress, keccak256 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { createCatalog, isValidAddress } from '../catalog/catalog.js';
 import type { Asset } from '../catalog/types.js';
-import { decodeAddress } from './monero.js';
+import { decodeAddress } from '../chains/monero/monero.js';
 import { sandboxAddress, sandboxDestinationTag } from './sandbox.js';
 
 const sha256 = (d: Uint8Array) => new Uint8Array(createHash('sha256').update(d).digest());

@@ -1,3 +1,4 @@
+import { XMR_ADDRESS } from '../chains/monero/address-shapes.js';
 import type { Asset } from './types.js';
 
 /*
@@ -37,11 +38,6 @@ const TRON_ADDRESS = `^T${BASE58}{33}$`;
 const SOLANA_ADDRESS = `^${BASE58}{32,44}$`;
 /** Ripple's base58 alphabet has the same characters as Bitcoin's in another order; version 0x00 renders as r. */
 const XRP_ADDRESS = `^r${BASE58}{24,34}$`;
-/**
- * Monero standard (4..., network byte 18) and subaddress (8..., 42) forms: 95 characters. Integrated addresses (106)
- * are left out: each payment has its own subaddress, so no payment id is ever needed.
- */
-const XMR_ADDRESS = `^[48]${BASE58}{94}$`;
 /** Destination tags are uint32 on the ledger; the route layer bounds the value, the regex the shape. */
 const XRP_DESTINATION_TAG = '^[0-9]{1,10}$';
 
