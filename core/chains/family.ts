@@ -8,6 +8,7 @@ import type { Database } from '../store/schema.js';
 import type { ChainsConfig } from './chains-config.js';
 import type { ChainRegistry } from './registry.js';
 import type { ChainSource } from './types.js';
+import type { ChainWatchers } from './watchers.js';
 
 /** What a family is built from: the store, the clock, and the live networks CHAINS_CONFIG configures. */
 export interface FamilyContext {
@@ -18,6 +19,10 @@ export interface FamilyContext {
   networks: ChainsConfig;
   /** Every network of the catalog: the sandbox chain watches each one in test mode. */
   catalogNetworks: readonly string[];
+  /** The service's watchers (the sandbox's block timer syncs them). */
+  watchers: ChainWatchers;
+  /** SANDBOX_BLOCK_INTERVAL_MS: the simulated chains' block timer; 0: blocks only on request. */
+  blockIntervalMs: number;
   /** UTXO_GAP_LIMIT and UTXO_PAST_GAP_PER_MINUTE: how far a run of unpaid addresses may go (core/addresses/gap.ts). */
   gap: { limit: number; pastLimitPerMinute: number };
 }
