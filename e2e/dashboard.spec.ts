@@ -279,7 +279,7 @@ test.describe('merchant dashboard pages', () => {
       await expect(page.getByText('Settings saved')).toBeVisible();
       await expect(page.getByLabel('Merchant').locator('option:checked')).toHaveText('Corner shop (live)');
 
-      // anvil's default mnemonic, account m/44'/60'/0' (core/addresses/hd.ts).
+      // anvil's default mnemonic, account m/44'/60'/0' (core/chains/evm/hd.ts).
       const xprv =
         'xprv9yeny6n2dNUokQFykGoZU6BDLeKbEBUoBeCFe2VF6MXdrHrprMYRc4tddncDRxrJCy7GtPDk68zRcgWtGFveqdCV5NyhZwVgMoZVbTm78vx';
       await page.getByLabel('Extended public key (xpub)').fill(xprv);

@@ -2,8 +2,8 @@ import type { UtxoNet } from '../chains/bitcoin/utxo-params.js';
 import { createMoneroAllocator } from '../chains/monero/allocator.js';
 import { invalid } from '../errors.js';
 import type { GapGuard } from './gap.js';
-import { MAX_ADDRESS_INDEX } from './hd.js';
 import type { AddressAllocator } from './types.js';
+import { MAX_ADDRESS_INDEX } from './types.js';
 import { keyAddressAt, keyChainOf, takeAddressIndex } from './xpubs.js';
 
 export interface HdAllocatorOptions {

@@ -8,12 +8,12 @@ import {
   type UtxoNet,
   utxoChains,
 } from '../chains/bitcoin/utxo-params.js';
+import { evmAddressAt, parseXpub } from '../chains/evm/hd.js';
 import type { Clock } from '../clock.js';
 import { AppError, err, ok, type Result } from '../errors.js';
 import { notLiveMerchant } from '../merchants/merchants.js';
 import type { Database } from '../store/schema.js';
 import { inTransaction } from '../store/transaction.js';
-import { evmAddressAt, parseXpub } from './hd.js';
 
 /**
  * What one extended public key serves: `evm` (every EVM network: an address is the same on all of them) or one

@@ -1,4 +1,5 @@
 import { BTC_ADDRESS, DOGE_ADDRESS, LTC_ADDRESS } from '../chains/bitcoin/address-shapes.js';
+import { EVM_ADDRESS } from '../chains/evm/address-shapes.js';
 import { XMR_ADDRESS } from '../chains/monero/address-shapes.js';
 import { BASE58 } from './address-shapes.js';
 import type { Asset } from './types.js';
@@ -8,8 +9,6 @@ import type { Asset } from './types.js';
  * test-only networks' are here. Solana's plain base58 is the one shape that cannot exclude other base58 families by
  * its form.
  */
-/** Any case: EIP-55 mixed case is a checksum, not a different address. */
-const EVM_ADDRESS = '^0x[0-9a-fA-F]{40}$';
 /** Base58check of 0x41 + 20 bytes always renders as T + 33 characters. */
 const TRON_ADDRESS = `^T${BASE58}{33}$`;
 /** Base58 of a 32-byte public key: 32 to 44 characters. */
