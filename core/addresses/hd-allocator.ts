@@ -1,5 +1,4 @@
 import type { UtxoNet } from '../chains/bitcoin/utxo-params.js';
-import { createMoneroAllocator } from '../chains/monero/allocator.js';
 import { invalid } from '../errors.js';
 import type { GapGuard } from './gap.js';
 import type { AddressAllocator } from './types.js';
@@ -11,8 +10,6 @@ export interface HdAllocatorOptions {
   netOf(network: string): UtxoNet | null;
   /** Bitcoin-family gap-limit check (core/addresses/gap.ts); none: no check. */
   gap?: GapGuard;
-  /** The same check against a Monero wallet's subaddress lookahead (MONERO_SUBADDRESS_LOOKAHEAD); none: no check. */
-  moneroGap?: GapGuard;
 }
 
 /**
@@ -21,10 +18,8 @@ export interface HdAllocatorOptions {
  * own transaction (core/addresses/xpubs.ts), so each chain's payments sit on contiguous indexes of its key.
  */
 export function createHdAllocator(o: HdAllocatorOptions): AddressAllocator {
-  const monero = createMoneroAllocator({ ...(o.moneroGap ? { gap: o.moneroGap } : {}) });
   return {
-    async allocate(trx, merchant, asset, paymentId) {
-      if (asset.family === 'monero') return monero.allocate(trx, merchant, asset, paymentId);
+    async allocate(trx, merchant, asset) {
       const chain = keyChainOf(asset);
       if (!chain) throw invalid('currency', `Live payments in ${asset.code} are not supported yet`);
       const net = chain === 'evm' ? 'main' : o.netOf(asset.network);
