@@ -1,4 +1,4 @@
-import type { UtxoNet } from '../core/addresses/utxo-params.js';
+import type { UtxoNet } from '../core/chains/bitcoin/utxo-params.js';
 import type { ChainWatchers } from '../core/chains/watchers.js';
 import type { CoreDeps } from '../core/deps.js';
 import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { UtxoNet } from '../core/addresses/utxo-params.js';
 import { type KeyChain, setXpub } from '../core/addresses/xpubs.js';
+import type { UtxoNet } from '../core/chains/bitcoin/utxo-params.js';
 import { systemClock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { createMerchant } from '../core/merchants/merchants.js';

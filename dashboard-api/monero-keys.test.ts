@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseViewKey, subaddressAt } from '../core/addresses/monero.js';
+import { parseViewKey, subaddressAt } from '../core/chains/monero/monero.js';
 import { randomWalletKeys } from '../core/chains/monero/testing/wallet-keys.js';
 import { createMerchant } from '../core/merchants/merchants.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';

@@ -8,7 +8,7 @@ import { userOf } from './testing/client.js';
 /*
  * Bitcoin-family account keys set from the dashboard's settings (issue 27, item 7): until now only the admin CLI
  * (`admin xpub set --chain btc|ltc|doge`) could. Same checks, the first addresses shown before saving, owners only,
- * audited. Vectors: BIP84's published test vector and the "abandon ... about" accounts of core/addresses/utxo.test.ts.
+ * audited. Vectors: BIP84's published test vector and the "abandon ... about" accounts of core/chains/bitcoin/utxo.test.ts.
  */
 
 const BIP84_ZPUB =

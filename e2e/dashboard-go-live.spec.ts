@@ -11,7 +11,7 @@ import { shot } from './fixtures.js';
  * audit and users tables at 390 px.
  */
 
-/** The BIP84 test vector's account zpub and its first receive addresses (core/addresses/utxo.test.ts). */
+/** The BIP84 test vector's account zpub and its first receive addresses (core/chains/bitcoin/utxo.test.ts). */
 const BIP84_ZPUB =
   'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
 const BIP84_FIRST = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';

@@ -279,7 +279,7 @@ test.describe('merchant dashboard pages', () => {
       await expect(page.getByText('Settings saved')).toBeVisible();
       await expect(page.getByLabel('Merchant').locator('option:checked')).toHaveText('Corner shop (live)');
 
-      // anvil's default mnemonic, account m/44'/60'/0' (core/addresses/hd.ts).
+      // anvil's default mnemonic, account m/44'/60'/0' (core/chains/evm/hd.ts).
       const xprv =
         'xprv9yeny6n2dNUokQFykGoZU6BDLeKbEBUoBeCFe2VF6MXdrHrprMYRc4tddncDRxrJCy7GtPDk68zRcgWtGFveqdCV5NyhZwVgMoZVbTm78vx';
       await page.getByLabel('Extended public key (xpub)').fill(xprv);
@@ -306,7 +306,7 @@ test.describe('merchant dashboard pages', () => {
       page,
       dash,
     }) => {
-      // A wallet made for this test (core/addresses/monero.ts; its subaddresses are proven against wallet-rpc).
+      // A wallet made for this test (core/chains/monero/monero.ts; its subaddresses are proven against wallet-rpc).
       const address = '49TQZs2QX4eVacekkqY8xyAuEP9k115G2YvGVe6SYf9LTSQFvLUMMhPCJSokBDWZmhZRomb4hz3wVVRUZaz5y5ndAc4BfrB';
       const viewKey = '0d446d1b32c4664cc8581c350ac1412ca8c61c33bc268e554471e2c771419902';
       const spendKey = '0e2486c108fc42e8f6cc7b9048313d622f53d1985a8178c1460ac78f80966d01';

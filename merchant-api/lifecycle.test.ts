@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxMine, sandboxSend } from '../core/chains/sandbox.js';
+import { sandboxMine, sandboxSend } from '../core/chains/sandbox/sandbox-chain.js';
 import { ManualClock } from '../core/clock.js';
 import { writeChange } from '../core/payments/recompute.js';
 import { openStore } from '../core/store/db.js';

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { shippedAssets } from '../core/catalog/assets.js';
-import type { BitcoinNetworkConfig } from '../core/chains/bitcoin/config.js';
-import { type ChainsConfig, readChainsConfig } from '../core/chains/chains-config.js';
-import { ChainsConfigError, type EvmNetworkConfig } from '../core/chains/evm/config.js';
-import type { MoneroNetworkConfig } from '../core/chains/monero/config.js';
+import { type ChainsConfig, ChainsConfigError, readChainsConfig } from '../core/chains/chains-config.js';
 import { parseFrom } from '../core/mail/transport.js';
 
 const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
@@ -125,11 +122,11 @@ export interface Config extends Omit<RawConfig, 'PUBLIC_URL' | 'MIN_AMOUNTS_USD'
   PUBLIC_URL_SET: boolean;
   MIN_AMOUNTS_USD: Record<string, string>;
   /** Live EVM networks read from CHAINS_CONFIG and checked against the catalog. */
-  EVM_NETWORKS: EvmNetworkConfig[];
+  EVM_NETWORKS: ChainsConfig['evm'];
   /** Live Bitcoin-family networks (btc, ltc, doge) read from CHAINS_CONFIG. */
-  UTXO_NETWORKS: BitcoinNetworkConfig[];
+  UTXO_NETWORKS: ChainsConfig['utxo'];
   /** Live Monero (xmr) read from CHAINS_CONFIG, or null. */
-  MONERO_NETWORK: MoneroNetworkConfig | null;
+  MONERO_NETWORK: ChainsConfig['monero'];
 }
 
 /** Settings that may carry a password in their URL (shown with it hidden), and settings that are secrets outright. */

@@ -2,26 +2,16 @@ import type { ConnectionOptions } from 'node:tls';
 import type { Hono } from 'hono';
 import { clientAddressVia } from '../api-kit/client-address.js';
 import type { ApiDeps } from '../api-kit/deps.js';
-import { GapGuard } from '../core/addresses/gap.js';
-import { createHdAllocator } from '../core/addresses/hd-allocator.js';
-import { allMoneroKeys, MONERO_SUBADDRESS_LOOKAHEAD } from '../core/addresses/monero-keys.js';
-import { sandboxAllocator } from '../core/addresses/sandbox-allocator.js';
 import type { AddressAllocator } from '../core/addresses/types.js';
 import { pruneAudit } from '../core/audit/audit-log.js';
 import { shippedAssets } from '../core/catalog/assets.js';
 import { createCatalog } from '../core/catalog/catalog.js';
-import { BitcoinChain } from '../core/chains/bitcoin/bitcoin-chain.js';
-import { applyUtxoConfig } from '../core/chains/bitcoin/catalog.js';
-import { applyChainsConfig } from '../core/chains/evm/config.js';
-import { EvmChain } from '../core/chains/evm/evm-chain.js';
-import { MoneroChain } from '../core/chains/monero/monero-chain.js';
+import type { Asset } from '../core/catalog/types.js';
+import type { ChainsConfig } from '../core/chains/chains-config.js';
+import { allocatorByFamily, families, keyNetOf } from '../core/chains/families.js';
 import { ChainRegistry } from '../core/chains/registry.js';
-import { SandboxChain, startSandboxBlocks } from '../core/chains/sandbox.js';
-import { chainKey } from '../core/chains/types.js';
 import { ChainWatchers } from '../core/chains/watchers.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import { createForwarderAllocator } from '../core/forwarders/allocator.js';
-import { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { PUBLIC_URL_SETTING } from '../core/mail/customer-mails.js';
 import { MailDispatcher } from '../core/mail/dispatcher.js';
@@ -98,58 +88,43 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     throw e;
   });
   // Configured live networks bring their own chain ids and token contracts (a testnet, a local node).
-  const configured = applyUtxoConfig(applyChainsConfig(shippedAssets, config.EVM_NETWORKS), config.UTXO_NETWORKS);
+  const liveNetworks: ChainsConfig = {
+    evm: config.EVM_NETWORKS,
+    utxo: config.UTXO_NETWORKS,
+    monero: config.MONERO_NETWORK,
+  };
+  const configured = families.reduce<readonly Asset[]>(
+    (assets, f) => f.configure?.(assets, liveNetworks) ?? assets,
+    shippedAssets,
+  );
   const catalog = createCatalog(configured, {
     minUsd: config.MIN_AMOUNTS_USD,
   });
   const chains = new ChainRegistry(store.db);
   const changes = new PaymentChanges();
   const watchers = new ChainWatchers({ db: store.db, clock, logger, chains, changes });
-  const networks = [...new Set(catalog.list().map((a) => a.network))];
-  for (const n of networks) watchers.add(new SandboxChain(store.db, n));
-  for (const n of config.EVM_NETWORKS) {
-    // The stored checkpoint tells a restarted watcher how far the chain had got, so a lagging node is waited for.
-    watchers.add(new EvmChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }));
-  }
-  for (const n of config.UTXO_NETWORKS) {
-    watchers.add(new BitcoinChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }));
-  }
-  if (config.MONERO_NETWORK) {
-    watchers.add(
-      new MoneroChain(config.MONERO_NETWORK, {
-        keys: () => allMoneroKeys(store.db),
-        checkpointHeight: () => chains.headOf(chainKey('live', 'xmr')),
-      }),
-    );
-  }
-  const sweepers = config.EVM_NETWORKS.flatMap((n) =>
-    n.forwarders ? [new ForwarderSweeper(n, n.forwarders, { db: store.db, clock, logger, chains })] : [],
-  );
-  const utxoNetOf = (network: string) => config.UTXO_NETWORKS.find((n) => n.network === network)?.chain ?? null;
-  const hdAllocator = createHdAllocator({
-    netOf: utxoNetOf,
-    gap: new GapGuard({
-      limit: config.UTXO_GAP_LIMIT,
-      pastLimitPerMinute: config.UTXO_PAST_GAP_PER_MINUTE,
+  // Each family brings its chain sources, allocators and background work from the same context.
+  const built = families.map((family) => ({
+    family,
+    parts: family.build({
+      db: store.db,
+      clock,
       logger,
-      now: () => clock.now(),
+      chains,
+      watchers,
+      networks: liveNetworks,
+      catalogNetworks: [...new Set(catalog.list().map((a) => a.network))],
+      blockIntervalMs: config.SANDBOX_BLOCK_INTERVAL_MS,
+      gap: { limit: config.UTXO_GAP_LIMIT, pastLimitPerMinute: config.UTXO_PAST_GAP_PER_MINUTE },
     }),
-    // A Monero wallet restored from keys looks 200 subaddresses ahead: the same warning and slow-down past that run.
-    moneroGap: new GapGuard({
-      limit: MONERO_SUBADDRESS_LOOKAHEAD,
-      pastLimitPerMinute: config.UTXO_PAST_GAP_PER_MINUTE,
-      logger,
-      now: () => clock.now(),
-    }),
-  });
+  }));
+  for (const { parts } of built) for (const source of parts.sources) watchers.add(source);
+  const sweepers = built.flatMap(({ parts }) => parts.sweepers ?? []);
+  const testAllocator = built.find(({ parts }) => parts.testAllocator)?.parts.testAllocator;
+  if (!testAllocator) throw new Error('no chain family provides the test mode allocator');
   const liveAllocator =
     o.liveAllocator ??
-    createForwarderAllocator({
-      factoryOf: (network) => config.EVM_NETWORKS.find((n) => n.network === network)?.forwarders?.factory ?? null,
-      problemOf: (network) => sweepers.find((s) => s.network === network)?.status().factoryProblem ?? null,
-      now: () => clock.now(),
-      fallback: hdAllocator,
-    });
+    allocatorByFamily(built.map(({ family, parts }) => ({ family, allocator: parts.liveAllocator })));
   // A store from before balance totals (migration 0010) gets them once, now that the chains' rules are known.
   await backfillBalanceTotals({ db: store.db, chains, clock });
 
@@ -217,7 +192,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     keys: new KeyCache(clock, config.KEY_CACHE_MS),
     keyUsage: new KeyUsage(store.db, clock, logger),
     rates: { test: createFixedRates(clock), live: liveRates },
-    allocators: { test: sandboxAllocator, live: liveAllocator },
+    allocators: { test: testAllocator, live: liveAllocator },
     settings: {
       publicUrl: config.PUBLIC_URL,
       ttlSeconds: config.PAYMENT_TTL_SECONDS,
@@ -230,7 +205,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     webhooks,
     mail: { wake: () => mail?.wake(), relay: mail !== null },
     sweepers,
-    utxoNetOf,
+    utxoNetOf: keyNetOf(config.UTXO_NETWORKS),
   };
   // Customer mails are written inside payment changes, where only the store is at hand: their links' base lives there.
   await putSetting(store.db, PUBLIC_URL_SETTING, config.PUBLIC_URL);
@@ -266,12 +241,13 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       stops.push(
         startRetention(deps, 'audit log entries', config.AUDIT_RETENTION_DAYS, (before) => pruneAudit(deps.db, before)),
       );
-      if (config.EVM_NETWORKS.length + config.UTXO_NETWORKS.length > 0 || config.MONERO_NETWORK) {
+      if (families.some((f) => f.isLive(liveNetworks))) {
         liveRates.start();
         stops.push(() => liveRates.stop());
       }
-      if (config.SANDBOX_BLOCK_INTERVAL_MS > 0) {
-        stops.push(startSandboxBlocks({ ...deps, watchers }, networks, config.SANDBOX_BLOCK_INTERVAL_MS));
+      for (const { parts } of built) {
+        const stop = parts.start?.();
+        if (stop) stops.push(stop);
       }
     },
     async stop(opts = {}) {

@@ -1,9 +1,8 @@
+import type { UtxoNet } from '../chains/bitcoin/utxo-params.js';
 import { invalid } from '../errors.js';
 import type { GapGuard } from './gap.js';
-import { MAX_ADDRESS_INDEX } from './hd.js';
-import { takeSubaddress } from './monero-keys.js';
 import type { AddressAllocator } from './types.js';
-import type { UtxoNet } from './utxo-params.js';
+import { MAX_ADDRESS_INDEX } from './types.js';
 import { keyAddressAt, keyChainOf, takeAddressIndex } from './xpubs.js';
 
 export interface HdAllocatorOptions {
@@ -11,8 +10,6 @@ export interface HdAllocatorOptions {
   netOf(network: string): UtxoNet | null;
   /** Bitcoin-family gap-limit check (core/addresses/gap.ts); none: no check. */
   gap?: GapGuard;
-  /** The same check against a Monero wallet's subaddress lookahead (MONERO_SUBADDRESS_LOOKAHEAD); none: no check. */
-  moneroGap?: GapGuard;
 }
 
 /**
@@ -23,17 +20,6 @@ export interface HdAllocatorOptions {
 export function createHdAllocator(o: HdAllocatorOptions): AddressAllocator {
   return {
     async allocate(trx, merchant, asset) {
-      if (asset.family === 'monero') {
-        // Subaddress N of account 0, derived here from the stored keys: no wallet is asked, nothing to forget.
-        const taken = await takeSubaddress(trx, merchant.id);
-        if (!taken)
-          throw invalid(
-            'currency',
-            "Live Monero payments need the merchant's address and view key (admin CLI: viewkey set)",
-          );
-        await o.moneroGap?.check(trx, merchant.id, asset.network, taken.index);
-        return { address: taken.address, extraId: null, index: taken.index };
-      }
       const chain = keyChainOf(asset);
       if (!chain) throw invalid('currency', `Live payments in ${asset.code} are not supported yet`);
       const net = chain === 'evm' ? 'main' : o.netOf(asset.network);

@@ -3,6 +3,9 @@ import type { Asset } from '../catalog/types.js';
 import type { Merchant } from '../merchants/merchants.js';
 import type { Database } from '../store/schema.js';
 
+/** BIP32 children at or above 2^31 are hardened and cannot be derived from a public key. */
+export const MAX_ADDRESS_INDEX = 0x7fff_ffff;
+
 export interface AllocatedAddress {
   address: string;
   /** Destination tag / memo for networks that share one address per merchant (XRP). */

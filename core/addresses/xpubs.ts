@@ -1,13 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Asset } from '../catalog/types.js';
+import { parseUtxoXpub, utxoAddressAt } from '../chains/bitcoin/utxo.js';
+import {
+  accountPath,
+  type ExtendedKeyPrefix,
+  type UtxoChain,
+  type UtxoNet,
+  utxoChains,
+} from '../chains/bitcoin/utxo-params.js';
+import { evmAddressAt, parseXpub } from '../chains/evm/hd.js';
 import type { Clock } from '../clock.js';
 import { AppError, err, ok, type Result } from '../errors.js';
 import { notLiveMerchant } from '../merchants/merchants.js';
 import type { Database } from '../store/schema.js';
 import { inTransaction } from '../store/transaction.js';
-import { evmAddressAt, parseXpub } from './hd.js';
-import { parseUtxoXpub, utxoAddressAt } from './utxo.js';
-import { accountPath, type ExtendedKeyPrefix, type UtxoChain, type UtxoNet, utxoChains } from './utxo-params.js';
 
 /**
  * What one extended public key serves: `evm` (every EVM network: an address is the same on all of them) or one
@@ -88,7 +94,7 @@ export interface ParsedKey {
 
 /**
  * Parses a pasted key for a chain without storing it: private keys refused (never echoed), Bitcoin-family keys
- * checked against the chain's network, script type and account depth (core/addresses/utxo.ts).
+ * checked against the chain's network, script type and account depth (core/chains/bitcoin/utxo.ts).
  */
 export function parseKey(chain: KeyChain, net: UtxoNet, text: string): Result<ParsedKey> {
   if (chain === 'evm') {

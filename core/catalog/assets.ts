@@ -1,47 +1,20 @@
+import { BTC_ADDRESS, DOGE_ADDRESS, LTC_ADDRESS } from '../chains/bitcoin/address-shapes.js';
+import { EVM_ADDRESS } from '../chains/evm/address-shapes.js';
+import { XMR_ADDRESS } from '../chains/monero/address-shapes.js';
+import { BASE58 } from './address-shapes.js';
 import type { Asset } from './types.js';
 
 /*
- * Address shapes, one per network. They are deliberately tight on the prefix so an address of a sibling
- * network (LTC on BTC, TRX on ETH, ...) is refused before any money moves. They check the shape only, not the
- * checksum; Solana's plain base58 is the one shape that cannot exclude other base58 families by its form.
+ * Address shapes, one per network: each live family keeps its own (core/chains/<family>/address-shapes.ts), the
+ * test-only networks' are here. Solana's plain base58 is the one shape that cannot exclude other base58 families by
+ * its form.
  */
-export const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
-/** The bech32 data alphabet (BIP-173): no 1, b, i, o. */
-const BECH32 = '[02-9ac-hj-np-z]';
-const BECH32_UPPER = '[02-9AC-HJ-NP-Z]';
-
-/**
- * Segwit v0 (P2WPKH 20-byte / P2WSH 32-byte programs) and v1 taproot, in the all-lower or all-upper form
- * BIP-173 allows (upper case is what QR codes carry); mixed case is invalid bech32.
- */
-export function segwit(hrp: string): string {
-  const lower = `${hrp}1q(?:${BECH32}{38}|${BECH32}{58})|${hrp}1p${BECH32}{58}`;
-  const upper = `${hrp.toUpperCase()}1Q(?:${BECH32_UPPER}{38}|${BECH32_UPPER}{58})|${hrp.toUpperCase()}1P${BECH32_UPPER}{58}`;
-  return `${lower}|${upper}`;
-}
-
-/** Legacy P2PKH (1..., 26-34 chars) and P2SH (3..., 34 chars), plus segwit. */
-const BTC_ADDRESS = `^(?:[13]${BASE58}{25,33}|${segwit('bc')})$`;
-/**
- * L (P2PKH, version 0x30), M (P2SH, version 0x32), ltc1 segwit. Litecoin's deprecated 3... P2SH form is refused
- * on purpose: it is indistinguishable from a Bitcoin P2SH address, the classic way to lose coins.
- */
-const LTC_ADDRESS = `^(?:[LM]${BASE58}{33}|${segwit('ltc')})$`;
-/** D (P2PKH, version 0x1e: the second character is always 5..U) and 9/A (P2SH, version 0x16). */
-const DOGE_ADDRESS = `^(?:D[5-9A-HJ-NP-U]${BASE58}{32}|[9A]${BASE58}{33})$`;
-/** Any case: EIP-55 mixed case is a checksum, not a different address. */
-const EVM_ADDRESS = '^0x[0-9a-fA-F]{40}$';
 /** Base58check of 0x41 + 20 bytes always renders as T + 33 characters. */
 const TRON_ADDRESS = `^T${BASE58}{33}$`;
 /** Base58 of a 32-byte public key: 32 to 44 characters. */
 const SOLANA_ADDRESS = `^${BASE58}{32,44}$`;
 /** Ripple's base58 alphabet has the same characters as Bitcoin's in another order; version 0x00 renders as r. */
 const XRP_ADDRESS = `^r${BASE58}{24,34}$`;
-/**
- * Monero standard (4..., network byte 18) and subaddress (8..., 42) forms: 95 characters. Integrated addresses (106)
- * are left out: each payment has its own subaddress, so no payment id is ever needed.
- */
-const XMR_ADDRESS = `^[48]${BASE58}{94}$`;
 /** Destination tags are uint32 on the ledger; the route layer bounds the value, the regex the shape. */
 const XRP_DESTINATION_TAG = '^[0-9]{1,10}$';
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { base58, base58xrp, bech32, bech32m, createBase58check } from '@scure/base';
 import { isAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { decodeAddress } from '../addresses/monero.js';
+import { decodeAddress } from '../chains/monero/monero.js';
 import { ManualClock } from '../clock.js';
 import { toUnits } from '../money/decimal.js';
 import { createFixedRates } from '../pricing/fixed-rates.js';

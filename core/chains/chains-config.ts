@@ -11,6 +11,9 @@ import {
 import { ChainsConfigError, type EvmNetworkConfig, parseChainsConfig } from './evm/config.js';
 import { type MoneroNetworkConfig, moneroNetworkSchema, toMoneroNetworkConfig } from './monero/config.js';
 
+/** What a mistake in CHAINS_CONFIG throws: one line naming its place. */
+export { ChainsConfigError };
+
 /** The live networks of CHAINS_CONFIG, by kind of node. */
 export interface ChainsConfig {
   evm: EvmNetworkConfig[];

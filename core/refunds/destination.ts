@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { bech32, bech32m, createBase58check } from '@scure/base';
 import { getAddress, isAddress } from 'viem';
-import { decodeAddress } from '../addresses/monero.js';
 import { isValidAddress } from '../catalog/catalog.js';
 import type { Asset } from '../catalog/types.js';
+import { decodeAddress } from '../chains/monero/monero.js';
 import { err, invalid, ok, type Result } from '../errors.js';
 
 const sha256 = (data: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(data).digest());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshStoreUrl } from '../../server/testing/store.js';
-import { viewKeyHex } from '../addresses/monero.js';
-import { getMoneroKey, setViewKey } from '../addresses/monero-keys.js';
+import { viewKeyHex } from '../chains/monero/monero.js';
+import { getMoneroKey, setViewKey } from '../chains/monero/monero-keys.js';
 import { randomWalletKeys } from '../chains/monero/testing/wallet-keys.js';
 import { systemClock } from '../clock.js';
 import { createMerchant, getMerchant, updateMerchant } from '../merchants/merchants.js';

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
-import { subaddressAt } from '../../core/addresses/monero.js';
-import { getMoneroKey } from '../../core/addresses/monero-keys.js';
-import { type UtxoNet, utxoChains } from '../../core/addresses/utxo-params.js';
 import { getXpub, type KeyChain, keyAddressAt, keyPath } from '../../core/addresses/xpubs.js';
+import { type UtxoNet, utxoChains } from '../../core/chains/bitcoin/utxo-params.js';
+import { subaddressAt } from '../../core/chains/monero/monero.js';
+import { getMoneroKey } from '../../core/chains/monero/monero-keys.js';
 import { getPayout } from '../../core/forwarders/payouts.js';
 import { allowedOrigins } from '../../core/merchants/merchants.js';
 import { fiatCodes } from '../../core/money/fiat.js';

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
-import { setViewKey } from '../../core/addresses/monero-keys.js';
+import { setViewKey } from '../../core/chains/monero/monero-keys.js';
 import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 
@@ -13,7 +13,7 @@ const moneroKeysSchema = z.strictObject({
 
 /**
  * PUT /merchants/{id}/monero-keys (owner): registers a live merchant's Monero primary address and private view key,
- * with the checks of `admin viewkey set` (core/addresses/monero.ts: the key belongs to the address; a spend key or a
+ * with the checks of `admin viewkey set` (core/chains/monero/monero.ts: the key belongs to the address; a spend key or a
  * seed is refused without being echoed). Answers the first subaddress to find in the wallet; never the key.
  */
 export function registerSetMoneroKeys(app: Hono<DashEnv>, x: DashCtx): void {

@@ -4,7 +4,7 @@ import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { requestHeader } from '../../api-kit/node-request.js';
-import { sandboxMine, sandboxSend } from '../../core/chains/sandbox.js';
+import { sandboxMine, sandboxSend } from '../../core/chains/sandbox/sandbox-chain.js';
 import { currentPayment } from '../../core/checkout/checkout.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { toUnits } from '../../core/money/decimal.js';

@@ -4,7 +4,7 @@ import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { requestHeader } from '../../api-kit/node-request.js';
-import { sandboxMine } from '../../core/chains/sandbox.js';
+import { sandboxMine } from '../../core/chains/sandbox/sandbox-chain.js';
 import { chainKey } from '../../core/chains/types.js';
 import { invalid } from '../../core/errors.js';
 import type { MerchantEnv } from '../auth.js';

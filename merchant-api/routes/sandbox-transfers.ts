@@ -5,7 +5,7 @@ import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { currencyCodeSchema } from '../../api-kit/schemas.js';
 import { isValidAddress } from '../../core/catalog/catalog.js';
-import { sandboxSend } from '../../core/chains/sandbox.js';
+import { sandboxSend } from '../../core/chains/sandbox/sandbox-chain.js';
 import { chainKey } from '../../core/chains/types.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { numberToDecimalText, toUnits } from '../../core/money/decimal.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
-import type { UtxoNet } from '../../core/addresses/utxo-params.js';
+import type { UtxoNet } from '../../core/chains/bitcoin/utxo-params.js';
 import type { EvmNetworkConfig } from '../../core/chains/evm/config.js';
 import type { Clock } from '../../core/clock.js';
 import type { Unlocked } from '../../core/secrets/unlock.js';

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseViewKey, subaddressAt } from '../../core/addresses/monero.js';
+import { parseViewKey, subaddressAt } from '../../core/chains/monero/monero.js';
 import { randomWalletKeys } from '../../core/chains/monero/testing/wallet-keys.js';
 import { freshStoreUrl } from '../testing/store.js';
 

@@ -1,6 +1,6 @@
 import { lastUsedIndex } from '../../core/addresses/gap.js';
-import { subaddressAt } from '../../core/addresses/monero.js';
-import { getMoneroKey, MONERO_SUBADDRESS_LOOKAHEAD, setViewKey } from '../../core/addresses/monero-keys.js';
+import { subaddressAt } from '../../core/chains/monero/monero.js';
+import { getMoneroKey, MONERO_SUBADDRESS_LOOKAHEAD, setViewKey } from '../../core/chains/monero/monero-keys.js';
 import { iso } from '../../core/clock.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';

@@ -171,7 +171,7 @@ describe('admin CLI: xpub', () => {
 
 const BIP84_ZPUB =
   'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
-/** "abandon ... about", m/84'/2'/0' and m/44'/3'/0' as xpub (core/addresses/utxo.test.ts). */
+/** "abandon ... about", m/84'/2'/0' and m/44'/3'/0' as xpub (core/chains/bitcoin/utxo.test.ts). */
 const LTC_ACCOUNT =
   'xpub6CjGURuDpczf6uNrCCwfhVizn5J3hsWcvZ2m6GAdmAjZnoWJPrx6TFPjGSftc2o5fvox6ubQjSXmjjaHZjwYMH7SGFpHHb9Jg24zBf66mbE';
 const DOGE_ACCOUNT =

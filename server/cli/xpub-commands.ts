@@ -1,5 +1,4 @@
 import { lastUsedIndex } from '../../core/addresses/gap.js';
-import type { UtxoNet } from '../../core/addresses/utxo-params.js';
 import {
   getXpub,
   isKeyChain,
@@ -9,6 +8,7 @@ import {
   keyPath,
   setXpub,
 } from '../../core/addresses/xpubs.js';
+import type { UtxoNet } from '../../core/chains/bitcoin/utxo-params.js';
 import { iso } from '../../core/clock.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { utxoAddressAt } from '../../addresses/utxo.js';
-import type { UtxoChain } from '../../addresses/utxo-params.js';
-import { addressOfScript, outputScript } from '../../addresses/utxo-script.js';
 import type { ChainTransfer } from '../types.js';
 import { BitcoinChain, type BitcoinChainOptions, MAX_NODE_LAG } from './bitcoin-chain.js';
 import { type BitcoinNetworkConfig, defaultConfirmations, utxoNativeAsset } from './config.js';
 import { BitcoinRpc } from './rpc.js';
 import { type Litecoind, startLitecoind } from './testing/litecoind.js';
+import { utxoAddressAt } from './utxo.js';
+import type { UtxoChain } from './utxo-params.js';
+import { addressOfScript, outputScript } from './utxo-script.js';
 
 /*
  * The chain source against a real litecoind -regtest shared by this file. Payments' addresses come from a random

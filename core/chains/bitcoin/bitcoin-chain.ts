@@ -1,8 +1,8 @@
-import { addressOfScript } from '../../addresses/utxo-script.js';
 import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey } from '../types.js';
 import type { BitcoinNetworkConfig } from './config.js';
 import { amountUnits } from './exact-json.js';
 import { BitcoinRpc, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcError } from './rpc.js';
+import { addressOfScript } from './utxo-script.js';
 
 export interface BitcoinChainOptions {
   /** A ready client (tests count its requests); by default one from the configuration. */

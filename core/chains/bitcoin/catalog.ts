@@ -1,7 +1,8 @@
-import { receiveAddressKind } from '../../addresses/utxo-params.js';
-import { BASE58, segwit } from '../../catalog/assets.js';
+import { BASE58 } from '../../catalog/address-shapes.js';
 import type { Asset } from '../../catalog/types.js';
+import { segwit } from './address-shapes.js';
 import type { BitcoinNetworkConfig } from './config.js';
+import { receiveAddressKind } from './utxo-params.js';
 
 /**
  * The catalog as configured Bitcoin-family nodes see it. The shipped `walletRegex` shapes are mainnet's; a node on

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { type UtxoChain, type UtxoNet, utxoChains, utxoNets } from '../../addresses/utxo-params.js';
 import type { BitcoinRpcAuth } from './rpc.js';
+import { type UtxoChain, type UtxoNet, utxoChains, utxoNets } from './utxo-params.js';
 
 /**
  * Confirmations before a deposit counts, when the file does not say: about 20 minutes on each chain (BTC 10-minute

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * CHAINS_CONFIG `networks.xmr`: the merchant's own monerod (its RPC, restricted or not; no wallet). The service reads
  * blocks and the transaction pool and recognises payments with each merchant's view key itself
- * (core/addresses/monero.ts), so no monero-wallet-rpc runs beside it.
+ * (core/chains/monero/monero.ts), so no monero-wallet-rpc runs beside it.
  *
  * @example {"networks": {"xmr": {"rpcUrl": "http://127.0.0.1:18081", "confirmations": 10}}}
  */

@@ -1,6 +1,6 @@
-import { type MoneroOutput, type MoneroViewKey, scanOutputs } from '../../addresses/monero.js';
 import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey } from '../types.js';
 import type { MoneroNetworkConfig } from './config.js';
+import { type MoneroOutput, type MoneroViewKey, scanOutputs } from './monero.js';
 
 /** monerod's JSON-RPC error for a height above its tip (`get_block`, `get_block_header_by_height`). */
 const TOO_BIG_HEIGHT = -2;
@@ -51,7 +51,7 @@ export interface MoneroChainOptions {
 
 /**
  * Monero as a chain source, over the merchant's own monerod: each block's and the pool's transactions are scanned
- * with every merchant's view key (core/addresses/monero.ts), and an output paying one of their subaddresses becomes
+ * with every merchant's view key (core/chains/monero/monero.ts), and an output paying one of their subaddresses becomes
  * a transfer to that subaddress, which the watcher matches to a payment by address like any chain. Any subaddress of
  * any account is recognised, so the service itself has no lookahead limit; the merchant's wallet does (README).
  *

@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../../server/testing/harness.js';
 import { freshStoreUrl } from '../../../server/testing/store.js';
 import { rawNumber, until } from '../../../server/testing/until.js';
-import { parseViewKey, subaddressAt } from '../../addresses/monero.js';
-import { setViewKey } from '../../addresses/monero-keys.js';
 import { ManualClock } from '../../clock.js';
 import type { Logger } from '../../log.js';
 import { toUnits } from '../../money/decimal.js';
 import { startRatesServer } from '../evm/testing/rates-server.js';
+import { parseViewKey, subaddressAt } from './monero.js';
+import { setViewKey } from './monero-keys.js';
 import { type Monerod, startMonerod } from './testing/monerod.js';
 import { randomWalletKeys } from './testing/wallet-keys.js';
 

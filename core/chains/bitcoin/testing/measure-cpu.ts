@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
-import { utxoAddressAt } from '../../../addresses/utxo.js';
 import { BitcoinChain } from '../bitcoin-chain.js';
+import { utxoAddressAt } from '../utxo.js';
 import { startLitecoind } from './litecoind.js';
 
 /*

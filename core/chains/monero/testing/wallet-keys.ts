@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { encodeAddress, hashToScalar, viewKeyHex } from '../../../addresses/monero.js';
+import { encodeAddress, hashToScalar, viewKeyHex } from '../monero.js';
 
 /**
  * A Monero wallet's keys, random: spend key b (never given to the service), view key a, and the primary address

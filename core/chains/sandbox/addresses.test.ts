@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { base58, base58xrp, bech32, createBase58check } from '@scure/base';
 import { isAddress, keccak256 } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { createCatalog, isValidAddress } from '../catalog/catalog.js';
-import type { Asset } from '../catalog/types.js';
-import { decodeAddress } from './monero.js';
-import { sandboxAddress, sandboxDestinationTag } from './sandbox.js';
+import { createCatalog, isValidAddress } from '../../catalog/catalog.js';
+import type { Asset } from '../../catalog/types.js';
+import { decodeAddress } from '../monero/monero.js';
+import { sandboxAddress, sandboxDestinationTag } from './addresses.js';
 
 const sha256 = (d: Uint8Array) => new Uint8Array(createHash('sha256').update(d).digest());
 const base58check = createBase58check(sha256);

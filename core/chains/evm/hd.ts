@@ -1,16 +1,14 @@
 import { HDKey } from '@scure/bip32';
 import { bytesToHex } from 'viem';
 import { publicKeyToAddress } from 'viem/accounts';
-import { err, invalid, ok, type Result } from '../errors.js';
+import { MAX_ADDRESS_INDEX } from '../../addresses/types.js';
+import { err, invalid, ok, type Result } from '../../errors.js';
 
 /*
  * Live addresses come from the merchant's own extended public key (BIP32): payment N pays to child 0/N of the
  * account key (m/44'/60'/0' for EVM wallets), so the merchant's wallet sees every payment at its usual path and
  * the server never holds anything that can spend.
  */
-
-/** BIP32 children at or above 2^31 are hardened and cannot be derived from a public key. */
-export const MAX_ADDRESS_INDEX = 0x7fff_ffff;
 
 /** secp256k1 field prime. */
 const P = 2n ** 256n - 2n ** 32n - 977n;

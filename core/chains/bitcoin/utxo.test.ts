@@ -52,7 +52,7 @@ function refusal(text: string, chain: 'btc' | 'ltc' | 'doge', net: 'main' | 'tes
   return r.error.errors?.xpub?.[0] ?? '';
 }
 
-/** BIP39 seed from the standard (PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic"), as core/addresses/hd.test.ts. */
+/** BIP39 seed from the standard (PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic"), as core/chains/evm/hd.test.ts. */
 const ABANDON_SEED = new Uint8Array(
   pbkdf2Sync(
     'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',

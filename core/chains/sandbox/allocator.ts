@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sandboxAddress, sandboxDestinationTag } from './sandbox.js';
-import type { AddressAllocator } from './types.js';
+import type { AddressAllocator } from '../../addresses/types.js';
+import { sandboxAddress, sandboxDestinationTag } from './addresses.js';
 
 /**
  * Test mode: a fresh random address per payment, shaped like the network's real ones. On XRP, as on the real

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { base58, base58xrp, bech32, createBase58check } from '@scure/base';
 import { bytesToHex, getAddress } from 'viem';
-import type { Asset } from '../catalog/types.js';
-import { sandboxSubaddress } from './monero.js';
+import type { Asset } from '../../catalog/types.js';
+import { sandboxSubaddress } from '../monero/monero.js';
 
 /*
  * Test-mode ("sandbox chain") addresses. They are real encodings with real checksums, so the widget, QR codes,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Litecoind, startLitecoind } from '../chains/bitcoin/testing/litecoind.js';
+import { type Litecoind, startLitecoind } from './testing/litecoind.js';
 import { parseUtxoXpub, utxoAddressAt } from './utxo.js';
 import type { UtxoChain, UtxoNet } from './utxo-params.js';
 import { outputScript } from './utxo-script.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
-import { err, invalid, ok, type Result } from '../errors.js';
-import { MAX_ADDRESS_INDEX } from './hd.js';
+import { MAX_ADDRESS_INDEX } from '../../addresses/types.js';
+import { err, invalid, ok, type Result } from '../../errors.js';
 import {
   acceptedPrefixes,
   accountPath,

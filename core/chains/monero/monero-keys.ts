@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.js';
-import { AppError, err, ok, type Result } from '../errors.js';
-import { notLiveMerchant } from '../merchants/merchants.js';
-import type { Database } from '../store/schema.js';
-import { inTransaction } from '../store/transaction.js';
+import type { Clock } from '../../clock.js';
+import { AppError, err, ok, type Result } from '../../errors.js';
+import { notLiveMerchant } from '../../merchants/merchants.js';
+import type { Database } from '../../store/schema.js';
+import { inTransaction } from '../../store/transaction.js';
 import { type MoneroViewKey, parseViewKey, subaddressAt, viewKeyHex } from './monero.js';
 
 /** `merchant_xpubs.chain` of a merchant's Monero keys (migration 0015). */
@@ -31,7 +31,7 @@ function fromRow(address: string, viewKey: string): MoneroViewKey {
 
 /**
  * Registers (or replaces) a live merchant's Monero primary address and private view key, checked together
- * (core/addresses/monero.ts). The subaddress counter starts at 1 (index 0 is the primary address, which payments never
+ * (core/chains/monero/monero.ts). The subaddress counter starts at 1 (index 0 is the primary address, which payments never
  * use) and carries on when the keys are set again, so no subaddress is handed out twice. Returns subaddress 1, for
  * the merchant to find in their wallet.
  */

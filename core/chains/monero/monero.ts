@@ -1,7 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { err, invalid, ok, type Result } from '../errors.js';
+import { err, invalid, ok, type Result } from '../../errors.js';
 
 /*
  * Monero keys and addresses, in our own code: monero-wallet-rpc 0.18 accepts ANY view key for an address (even the

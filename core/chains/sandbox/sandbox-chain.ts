@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Asset } from '../catalog/types.js';
-import type { Clock } from '../clock.js';
-import { toError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { Database } from '../store/schema.js';
-import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey } from './types.js';
-import type { ChainWatchers } from './watchers.js';
+import type { Asset } from '../../catalog/types.js';
+import type { Clock } from '../../clock.js';
+import { toError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { Database } from '../../store/schema.js';
+import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey } from '../types.js';
+import type { ChainWatchers } from '../watchers.js';
 
 /** Sandbox confirmations: 2, so `confirming` is observable between the first and second block (docs/architecture.md). */
 export const SANDBOX_CONFIRMATIONS = 2;

@@ -1,0 +1,35 @@
+import { GapGuard } from '../../addresses/gap.js';
+import { createHdAllocator } from '../../addresses/hd-allocator.js';
+import type { ChainFamilyDescriptor } from '../family.js';
+import { chainKey } from '../types.js';
+import { BitcoinChain } from './bitcoin-chain.js';
+import { applyUtxoConfig } from './catalog.js';
+import type { BitcoinNetworkConfig } from './config.js';
+import type { UtxoNet } from './utxo-params.js';
+
+/** The network of each configured node (main, test, regtest), which keys and addresses are read for; null: none. */
+export function utxoNetOf(networks: readonly BitcoinNetworkConfig[]): (network: string) => UtxoNet | null {
+  return (network) => networks.find((n) => n.network === network)?.chain ?? null;
+}
+
+/**
+ * Bitcoin-family chains (btc, ltc, doge): a merchant's own Bitcoin Core-compatible node each; payment N pays to
+ * child 0/N of the merchant's account key for that chain, past the gap limit only slowly.
+ */
+export const bitcoinFamily: ChainFamilyDescriptor = {
+  name: 'bitcoin',
+  assetFamilies: ['utxo'],
+  configure: (assets, networks) => applyUtxoConfig(assets, networks.utxo),
+  isLive: (networks) => networks.utxo.length > 0,
+  build({ clock, logger, chains, networks, gap }) {
+    return {
+      sources: networks.utxo.map(
+        (n) => new BitcoinChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }),
+      ),
+      liveAllocator: createHdAllocator({
+        netOf: utxoNetOf(networks.utxo),
+        gap: new GapGuard({ ...gap, logger, now: () => clock.now() }),
+      }),
+    };
+  },
+};

@@ -1,0 +1,37 @@
+import { createHdAllocator } from '../../addresses/hd-allocator.js';
+import { createForwarderAllocator } from '../../forwarders/allocator.js';
+import { ForwarderSweeper } from '../../forwarders/sweeper.js';
+import type { ChainFamilyDescriptor } from '../family.js';
+import { chainKey } from '../types.js';
+import { applyChainsConfig } from './config.js';
+import { EvmChain } from './evm-chain.js';
+
+/**
+ * EVM networks (eth, bsc, matic, base): an RPC node each; payments pay to a forwarder where the merchant set a payout
+ * address and the network has a factory (swept to the payout), else to child 0/N of the merchant's one EVM key.
+ */
+export const evmFamily: ChainFamilyDescriptor = {
+  name: 'evm',
+  assetFamilies: ['evm'],
+  configure: (assets, networks) => applyChainsConfig(assets, networks.evm),
+  isLive: (networks) => networks.evm.length > 0,
+  build({ db, clock, logger, chains, networks }) {
+    const sweepers = networks.evm.flatMap((n) =>
+      n.forwarders ? [new ForwarderSweeper(n, n.forwarders, { db, clock, logger, chains })] : [],
+    );
+    return {
+      // The stored checkpoint tells a restarted watcher how far the chain had got, so a lagging node is waited for.
+      sources: networks.evm.map(
+        (n) => new EvmChain(n, { checkpointHeight: () => chains.headOf(chainKey('live', n.network)) }),
+      ),
+      sweepers,
+      liveAllocator: createForwarderAllocator({
+        factoryOf: (network) => networks.evm.find((n) => n.network === network)?.forwarders?.factory ?? null,
+        problemOf: (network) => sweepers.find((s) => s.network === network)?.status().factoryProblem ?? null,
+        now: () => clock.now(),
+        // EVM keys have no node network (every EVM network shares the one key) and no gap limit.
+        fallback: createHdAllocator({ netOf: () => null }),
+      }),
+    };
+  },
+};

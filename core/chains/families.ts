@@ -1,0 +1,40 @@
+import type { AddressAllocator } from '../addresses/types.js';
+import type { ChainFamily } from '../catalog/types.js';
+import { invalid } from '../errors.js';
+import { bitcoinFamily, utxoNetOf } from './bitcoin/family.js';
+import { evmFamily } from './evm/family.js';
+import type { ChainFamilyDescriptor } from './family.js';
+import { moneroFamily } from './monero/family.js';
+import { sandboxFamily } from './sandbox/family.js';
+
+/**
+ * Every chain family the service knows, in the order their chains are watched. Adding a family: a folder
+ * core/chains/<family>/ with its descriptor (core/chains/family.ts), its address shapes gathered by
+ * core/catalog/assets.ts, and one line here (docs/architecture.md, "Adding a chain family").
+ */
+export const families: readonly ChainFamilyDescriptor[] = [sandboxFamily, evmFamily, bitcoinFamily, moneroFamily];
+
+/**
+ * The network of a chain's configured node (main, test, regtest) that keys and addresses are read for; null: none
+ * configured (then mainnet). Only Bitcoin-family keys depend on it.
+ */
+export const keyNetOf = utxoNetOf;
+
+/**
+ * Live mode's allocator: each payment goes to the allocator of its asset's family; an asset no family allocates for
+ * (the test-only networks) is refused.
+ */
+export function allocatorByFamily(
+  built: readonly { family: ChainFamilyDescriptor; allocator: AddressAllocator | undefined }[],
+): AddressAllocator {
+  const byFamily = new Map<ChainFamily, AddressAllocator>();
+  for (const { family, allocator } of built)
+    if (allocator) for (const f of family.assetFamilies) byFamily.set(f, allocator);
+  return {
+    allocate(trx, merchant, asset, paymentId) {
+      const allocator = byFamily.get(asset.family);
+      if (!allocator) throw invalid('currency', `Live payments in ${asset.code} are not supported yet`);
+      return allocator.allocate(trx, merchant, asset, paymentId);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { AddressAllocator } from '../addresses/types.js';
+import type { Asset, ChainFamily } from '../catalog/types.js';
+import type { Clock } from '../clock.js';
+import type { ForwarderSweeper } from '../forwarders/sweeper.js';
+import type { Logger } from '../log.js';
+import type { Database } from '../store/schema.js';
+import type { ChainsConfig } from './chains-config.js';
+import type { ChainRegistry } from './registry.js';
+import type { ChainSource } from './types.js';
+import type { ChainWatchers } from './watchers.js';
+
+/** What a family is built from: the store, the clock, and the live networks CHAINS_CONFIG configures. */
+export interface FamilyContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: Logger;
+  chains: ChainRegistry;
+  networks: ChainsConfig;
+  /** Every network of the catalog: the sandbox chain watches each one in test mode. */
+  catalogNetworks: readonly string[];
+  /** The service's watchers (the sandbox's block timer syncs them). */
+  watchers: ChainWatchers;
+  /** SANDBOX_BLOCK_INTERVAL_MS: the simulated chains' block timer; 0: blocks only on request. */
+  blockIntervalMs: number;
+  /** UTXO_GAP_LIMIT and UTXO_PAST_GAP_PER_MINUTE: how far a run of unpaid addresses may go (core/addresses/gap.ts). */
+  gap: { limit: number; pastLimitPerMinute: number };
+}
+
+/** What a family brings to a running service. */
+export interface FamilyParts {
+  /** Chain sources to watch (the sandbox's in test mode, configured nodes' in live mode). */
+  sources: ChainSource[];
+  /** Live address allocation for the family's assets (`assetFamilies`); none: the family has no live payments. */
+  liveAllocator?: AddressAllocator;
+  /** Test mode's allocator (the sandbox's); one family provides it. */
+  testAllocator?: AddressAllocator;
+  /** Background workers moving merchants' funds (EVM forwarder sweepers). */
+  sweepers?: ForwarderSweeper[];
+  /** Work started with the service (the sandbox's block timer); returns its stop. */
+  start?(): (() => void | Promise<void>) | undefined;
+}
+
+/**
+ * One chain family (EVM, Bitcoin-family, Monero, the sandbox) as the rest of the service sees it. Everything else
+ * of a family stays in its folder, core/chains/<family>/; core/chains/families.ts lists the descriptors, and the
+ * service (server/service.ts) builds each one the same way.
+ */
+export interface ChainFamilyDescriptor {
+  name: string;
+  /** The catalog's families (`Asset.family`) whose live payments this one serves. */
+  assetFamilies: readonly ChainFamily[];
+  /** The catalog as the family's configured nodes see it (chain ids, token contracts, test-network address forms). */
+  configure?(assets: readonly Asset[], networks: ChainsConfig): Asset[];
+  /** Whether CHAINS_CONFIG configures a live network of this family (live prices are fetched only then). */
+  isLive(networks: ChainsConfig): boolean;
+  build(ctx: FamilyContext): FamilyParts;
+}

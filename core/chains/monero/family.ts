@@ -1,0 +1,32 @@
+import { GapGuard } from '../../addresses/gap.js';
+import type { ChainFamilyDescriptor } from '../family.js';
+import { chainKey } from '../types.js';
+import { createMoneroAllocator } from './allocator.js';
+import { MoneroChain } from './monero-chain.js';
+import { allMoneroKeys, MONERO_SUBADDRESS_LOOKAHEAD } from './monero-keys.js';
+
+/** Monero (xmr): the merchant's monerod scanned with every merchant's view key; a subaddress per payment. */
+export const moneroFamily: ChainFamilyDescriptor = {
+  name: 'monero',
+  assetFamilies: ['monero'],
+  isLive: (networks) => networks.monero !== null,
+  build({ db, clock, logger, chains, networks, gap }) {
+    const n = networks.monero;
+    const sources = n
+      ? [
+          new MoneroChain(n, {
+            keys: () => allMoneroKeys(db),
+            checkpointHeight: () => chains.headOf(chainKey('live', n.network)),
+          }),
+        ]
+      : [];
+    // A Monero wallet restored from keys looks 200 subaddresses ahead: the same warning and slow-down past that run.
+    const lookahead = new GapGuard({
+      limit: MONERO_SUBADDRESS_LOOKAHEAD,
+      pastLimitPerMinute: gap.pastLimitPerMinute,
+      logger,
+      now: () => clock.now(),
+    });
+    return { sources, liveAllocator: createMoneroAllocator({ gap: lookahead }) };
+  },
+};
