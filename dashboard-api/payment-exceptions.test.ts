@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageToken } from '../core/checkout/page-token.js';
 import { ManualClock } from '../core/clock.js';
-import { fromUnits } from '../core/money/decimal.js';
+import { fromUnits, toUnits } from '../core/money/decimal.js';
 import { startReceiver, type TestReceiver } from '../core/webhooks/testing/receiver.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 import { type DashClient, signIn, userOf } from './testing/client.js';
@@ -228,5 +228,33 @@ describe('ask for the rest', () => {
     await advance(2 * DAY);
     await pay(p.address, 46924n);
     expect(await status(p.id)).toMatchObject({ payment_status: 'partially_paid', status_detail: 'paid_late' });
+  });
+});
+
+describe('refunded amounts in the CSV export and the overview', () => {
+  it('a refund of the excess, once seen on chain, shows per payment in the CSV and per asset in the overview, exact digits', async () => {
+    const customer = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+    const p = await newPayment();
+    await pay(p.address, p.units + 1234n);
+    expect((await status(p.id)).status_detail).toBe('overpaid');
+    const before = (await owner.call(`${base}/overview`)).json.data.periods[0].refunded;
+    // No amount: the refund is exactly the excess.
+    const r = await owner.call(`${base}/payments/${p.id}/refunds`, { body: { address: customer } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.json.data.amount_units).toBe('1234');
+    const row = async () => {
+      const csv = (await owner.call(`${base}/exports/payments.csv`)).text.trim().split('\r\n');
+      const head = (csv[0] ?? '').split(',');
+      const line = csv.find((l) => l.includes(p.id)) ?? '';
+      return JSON.parse(line.split(',')[head.indexOf('refunded')] ?? '""');
+    };
+    expect(await row()).toBe('0');
+    await pay(customer, 1234n);
+    expect(await row()).toBe('0.00001234');
+    const [today] = (await owner.call(`${base}/overview`)).json.data.periods;
+    const units = (list: { asset: string; amount: string }[]) =>
+      toUnits(list.find((x) => x.asset === 'BTC')?.amount ?? '0', 8) as bigint;
+    expect(units(today.refunded) - units(before)).toBe(1234n);
+    expect(today.refunded.find((x: { asset: string }) => x.asset === 'BTC').amount).toMatch(/^\d+\.\d{1,8}$/);
   });
 });
