@@ -152,6 +152,25 @@ describe('the audit log', () => {
       o.call(`${tm}/refunds/${refund.json.data.refund_id}/cancel`, { method: 'POST' }),
     );
 
+    // Payment exceptions (issue 30 item 5): the tolerance, then a partly paid payment asked for the rest and accepted.
+    await step('PUT /merchants/:merchant_id/underpaid-tolerance', 'settings.tolerance', () =>
+      o.call(`${tm}/underpaid-tolerance`, { method: 'PUT', body: { bps: 0, usd: '0' } }),
+    );
+    const short = (await t.api('/api/v1/payments', { body: { amount: 20, currency: 'btc', email: 'b@buyer.example' } }))
+      .json.data;
+    await t.api('/api/v1/sandbox/transfers', {
+      body: { currency: 'btc', address: short.blockchain.pay_address, amount: '0.00001' },
+    });
+    await t.api('/api/v1/sandbox/blocks', { body: { count: 2, network: 'btc' } });
+    await step('POST /merchants/:merchant_id/payments/:payment_id/ask-rest', 'payment.ask_rest', () =>
+      o.call(`${tm}/payments/${short.payment.payment_id}/ask-rest`, {
+        body: { deadline: new Date(clock.now() + 86_400_000).toISOString() },
+      }),
+    );
+    await step('POST /merchants/:merchant_id/payments/:payment_id/accept', 'payment.accept', () =>
+      o.call(`${tm}/payments/${short.payment.payment_id}/accept`, { body: {} }),
+    );
+
     await step('POST /merchants/:merchant_id/payments/:payment_id/refund', 'payment.refund', () =>
       o.call(`${tm}/payments/${p.payment.payment_id}/refund`, { method: 'POST' }),
     );

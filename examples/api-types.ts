@@ -115,6 +115,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/{payment_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a partly or late paid payment as paid
+         * @description A `partially_paid` payment, or an `expired` or `failed` one that received something, becomes `finished` and stays so; a `payment.updated` webhook follows and the acceptance is in the audit log. Any other payment is a 400. The route takes no request body.
+         */
+        post: operations["acceptPayment"];
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["acceptPaymentOptions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/{payment_id}/ask-rest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the customer for the rest of a partly paid payment
+         * @description A `partially_paid` payment stays payable on the same address until `deadline` (at most 30 days ahead): its `expires_at` becomes the deadline, the hosted page shows the exact remainder, the customer is e-mailed, and a remainder paid in time finishes it. A `payment.updated` webhook follows. Another status is a 400.
+         */
+        post: operations["askForRest"];
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["askForRestOptions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/links": {
         parameters: {
             query?: never;
@@ -1391,6 +1439,26 @@ export interface components {
             message: string;
             data: components["schemas"]["PaymentStatus"];
         };
+        AcceptPaymentResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["PaymentStatus"];
+        };
+        AskForRestRequest: {
+            /**
+             * Format: date-time
+             * @description Until when the customer may pay the rest to the same address: after now and at most 30 days ahead
+             * @example 2026-12-01T12:00:00Z
+             */
+            deadline: string;
+        };
+        AskForRestResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["PaymentStatus"];
+        };
         ListPaymentsResponse: {
             /** @constant */
             success: true;
@@ -2260,6 +2328,141 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    acceptPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment id
+                 * @example pay_8fJ2kLq0Zx
+                 */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment, now finished */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptPaymentResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    acceptPaymentOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment id
+                 * @example pay_8fJ2kLq0Zx
+                 */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    askForRest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment id
+                 * @example pay_8fJ2kLq0Zx
+                 */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "deadline": "2026-12-01T12:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AskForRestRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment with its new deadline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AskForRestResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    askForRestOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment id
+                 * @example pay_8fJ2kLq0Zx
+                 */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
         };
     };
     listLinks: {

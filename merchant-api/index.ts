@@ -20,6 +20,7 @@ import { registerListPayments } from './routes/list-payments.js';
 import { registerListRefunds } from './routes/list-refunds.js';
 import { registerMinimumAmount } from './routes/minimum-amount.js';
 import { registerOpenApiJson } from './routes/openapi-json.js';
+import { registerPaymentExceptions } from './routes/payment-exceptions.js';
 import { registerProveRefund } from './routes/prove-refund.js';
 import { registerRedeliver } from './routes/redeliver.js';
 import { registerSandboxBlocks } from './routes/sandbox-blocks.js';
@@ -47,6 +48,7 @@ export function createMerchantApi(deps: ApiDeps, clientAddress: (c: Context) => 
   registerCreatePayment(app, deps, clientAddress);
   registerListPayments(app, deps);
   registerGetPayment(app, deps);
+  registerPaymentExceptions(app, deps);
   registerCreateLink(app, deps);
   registerListLinks(app, deps);
   registerGetLink(app, deps);

@@ -50,6 +50,17 @@ async function freshRefund(): Promise<string> {
   return r.json.data.refund_id;
 }
 
+/** A partially paid payment's id (half of it paid on the sandbox chain), for accepting it as paid. */
+async function partlyPaid(): Promise<string> {
+  const p = await t.api('/api/v1/payments', { body: { amount: 10, currency: 'btc', email: 'a@example.com' } });
+  const { pay_address: address } = p.json.data.blockchain;
+  expect(
+    (await t.api('/api/v1/sandbox/transfers', { body: { currency: 'btc', address, amount: '0.00001' } })).status,
+  ).toBe(201);
+  expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } })).status).toBe(200);
+  return p.json.data.payment.payment_id;
+}
+
 describe('rules in the request schemas, so the document states them', () => {
   const createRequest = ajv.getSchema('doc#/components/schemas/CreatePaymentRequest');
 
@@ -169,8 +180,9 @@ describe('routes that take no request body', () => {
     });
   }
 
-  it('are the three webhook POSTs and cancelling a refund, each documented with 413', () => {
+  it('are the three webhook POSTs, cancelling a refund and accepting a payment, each documented with 413', () => {
     expect(bodiless.map((op) => op.operationId).sort()).toEqual([
+      'acceptPayment',
       'cancelRefund',
       'enableWebhookEndpoint',
       'redeliverWebhook',
@@ -197,8 +209,11 @@ describe('routes that take no request body', () => {
   it('take a POST without a body (or an empty one) as before', async () => {
     for (const op of bodiless) {
       // A refund is cancelled once: each call takes its own.
+      // A payment is accepted once, and only when partly paid: each call takes its own.
       const path = async () =>
-        `/api/v1${concrete(op.path, op.path.includes('{refund_id}') ? await freshRefund() : undefined)}`;
+        op.operationId === 'acceptPayment'
+          ? `/api/v1/payments/${await partlyPaid()}/accept`
+          : `/api/v1${concrete(op.path, op.path.includes('{refund_id}') ? await freshRefund() : undefined)}`;
       const none = await t.api(await path(), { method: 'POST' });
       expect(none.status, `${op.path} ${none.text}`).toBe(op.success.status);
       const empty = await t.api(await path(), { method: 'POST', body: '' });

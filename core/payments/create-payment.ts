@@ -9,6 +9,7 @@ import { type FiatCode, fiatCode } from '../money/fiat.js';
 import { MAX_PRICE_USD, minimumAmount, priceMinor, priceText, priceToUnits, unitsValue } from '../pricing/amounts.js';
 import type { Database } from '../store/schema.js';
 import { inTransaction } from '../store/transaction.js';
+import { recordUsdQuote } from './exceptions-store.js';
 import type { Payment } from './payment.js';
 import { insertPayment } from './store.js';
 
@@ -138,6 +139,8 @@ export async function createPayment(
       confirmed_at: null,
     };
     await insertPayment(trx, payment);
+    // A USD tolerance converts with the quote the customer was given (USD-priced payments carry it in `rate`).
+    if (currency !== 'USD') await recordUsdQuote(trx, id, usdRate);
     await alsoInTransaction?.(trx, payment);
     return payment;
   });

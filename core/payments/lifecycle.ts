@@ -18,6 +18,13 @@ export interface PaymentFacts {
   confirmedAt: number | null;
   /** Merchant's accepted shortfall, in basis points of pay_amount (default 0). */
   underpaidToleranceBps: number;
+  /**
+   * The accepted shortfall in base units when larger than the basis points give (the merchant's USD amount converted
+   * with the payment's own quote, core/payments/tolerance.ts). Absent: basis points only.
+   */
+  underpaidToleranceUnits?: bigint;
+  /** The merchant accepted this payment as paid (dashboard or API): finished whatever was received. */
+  accepted?: boolean;
 }
 
 export interface DerivedState {
@@ -51,7 +58,10 @@ export function derivePaymentState(
     if (d.confirmations >= requiredConfirmations) confirmedOnTime += d.amountUnits;
   }
   const actuallyPaidUnits = seenOnTime + lateUnits;
-  const need = p.payAmountUnits - (p.payAmountUnits * BigInt(p.underpaidToleranceBps)) / 10_000n;
+  const byBps = (p.payAmountUnits * BigInt(p.underpaidToleranceBps)) / 10_000n;
+  const tolerance =
+    p.underpaidToleranceUnits !== undefined && p.underpaidToleranceUnits > byBps ? p.underpaidToleranceUnits : byBps;
+  const need = p.payAmountUnits - tolerance;
   const windowClosed = now > p.validUntil;
 
   let status: PaymentStatus;
@@ -60,7 +70,11 @@ export function derivePaymentState(
   // shows up only afterwards (its node lagged or was down across the deadline) proves the payment was made in time:
   // it re-opens the payment and counts in full, as if it had been seen at once.
   const reopened = (p.status === 'expired' || p.status === 'failed') && seenOnTime > 0n;
-  if (settledStatuses.has(p.status) && !reopened) {
+  if (p.accepted && p.status !== 'refunded') {
+    // The merchant's word settles it: nothing a chain does afterwards (a reorg, a late deposit) un-finishes it.
+    status = 'finished';
+    confirmedAt ??= now;
+  } else if (settledStatuses.has(p.status) && !reopened) {
     status = p.status as PaymentStatus;
   } else if (confirmedOnTime >= need && need > 0n) {
     status = 'finished';

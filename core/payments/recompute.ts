@@ -4,9 +4,11 @@ import type { Database } from '../store/schema.js';
 import { applyShares, sharesOf } from './balance-totals.js';
 import { confirmations, depositsOf } from './deposits.js';
 import { insertPaymentEvent } from './events.js';
+import { exceptionOf, usdRateOf } from './exceptions-store.js';
 import { derivePaymentState } from './lifecycle.js';
 import type { Payment } from './payment.js';
 import { lockPayment, type PaymentState, writePaymentState } from './store.js';
+import { toleranceUnits } from './tolerance.js';
 
 /**
  * Re-derives one payment from its deposits in the caller's transaction and writes the change (bumping `sequence`,
@@ -22,9 +24,14 @@ export async function recomputePayment(
   const p = await lockPayment(trx, paymentId);
   if (!p) return undefined;
   const [merchant, deposits] = await Promise.all([
-    trx.selectFrom('merchants').select('underpaid_tolerance_bps').where('id', '=', p.merchant_id).executeTakeFirst(),
+    trx
+      .selectFrom('merchants')
+      .select(['underpaid_tolerance_bps', 'underpaid_tolerance_usd'])
+      .where('id', '=', p.merchant_id)
+      .executeTakeFirst(),
     depositsOf(trx, paymentId),
   ]);
+  const exception = await exceptionOf(trx, paymentId);
   const key = chains.chainKeyOf(p);
   const head = await chains.headOf(key, trx);
   const next = derivePaymentState(
@@ -35,6 +42,14 @@ export async function recomputePayment(
       validUntil: p.valid_until,
       confirmedAt: p.confirmed_at,
       underpaidToleranceBps: merchant?.underpaid_tolerance_bps ?? 0,
+      underpaidToleranceUnits: toleranceUnits(
+        BigInt(p.pay_amount_units),
+        p.decimals,
+        merchant?.underpaid_tolerance_bps ?? 0,
+        merchant?.underpaid_tolerance_usd ?? '0',
+        usdRateOf(p, exception),
+      ),
+      accepted: exception.acceptedAt !== null,
     },
     deposits.map((d) => ({
       asset: d.asset,

@@ -226,3 +226,24 @@ export async function searchPaymentIds(db: Db, merchantId: string, text: string)
   const rows = await q.limit(MAX_SEARCH_MATCHES).execute();
   return rows.map((r) => r.id);
 }
+
+/**
+ * Moves a payment's deadlines ("ask for the rest", core/payments/ask-rest.ts) over the state read at `p.sequence`,
+ * bumping `sequence` like every visible change. Returns the payment as written, or undefined if another writer won.
+ */
+export async function writePaymentDeadline(
+  trx: Db,
+  p: Payment,
+  expiresAt: number,
+  validUntil: number,
+  now: number,
+): Promise<Payment | undefined> {
+  const state = { expires_at: expiresAt, valid_until: validUntil, sequence: p.sequence + 1, updated_at: now };
+  const res = await trx
+    .updateTable('payments')
+    .set(state)
+    .where('id', '=', p.id)
+    .where('sequence', '=', p.sequence)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1 ? { ...p, ...state } : undefined;
+}

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { decodeAddress } from '../addresses/monero.js';
+import { decodeAddress } from '../chains/monero/monero.js';
 import { MoneroChain } from '../chains/monero/monero-chain.js';
 import { checkTxKey, parseTxKey } from '../chains/monero/tx-key.js';
 import type { ChainRegistry } from '../chains/registry.js';

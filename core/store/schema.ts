@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { PaymentExceptionTable } from './schema-exceptions.js';
 import type { PaymentLinkPaymentTable, PaymentLinkTable, PosSaleTable } from './schema-links.js';
 import type {
   DashboardKnownClientTable,
@@ -31,6 +32,8 @@ export interface MerchantTable {
   updated_at: number;
   /** Price currency when a request names none (migration 0019, core/money/fiat.ts); 'USD' unless set. */
   default_currency: Generated<string>;
+  /** Accepted shortfall in USD, decimal text (migration 0024); '0' unless set. */
+  underpaid_tolerance_usd: Generated<string>;
 }
 
 export interface ApiKeyTable {
@@ -381,6 +384,7 @@ export interface Database {
   refunds: RefundTable;
   refund_totals: RefundTotalTable;
   refund_transfers: RefundTransferTable;
+  payment_exceptions: PaymentExceptionTable;
 }
 
 /** A live merchant's payout address per chain family (`evm`): where its payments' forwarders send funds. */

@@ -2,9 +2,10 @@ import type { Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
-import { usdToCents } from '../../core/money/decimal.js';
+import { fromUnits, usdToCents } from '../../core/money/decimal.js';
 import { centsText } from '../../core/payments/figures.js';
 import { listPayments } from '../../core/payments/store.js';
+import { refundedByPayment } from '../../core/refunds/refunded-totals.js';
 import type { DashCtx, DashEnv } from '../context.js';
 import { paymentRowView } from '../views.js';
 import { filterOf, paymentFilterShape } from './list-payments.js';
@@ -22,6 +23,7 @@ const COLUMNS = [
   'pay_amount',
   'pay_currency',
   'actually_paid',
+  'refunded',
   'network',
   'pay_address',
   'extra_id',
@@ -61,9 +63,18 @@ export function registerExportPayments(app: Hono<DashEnv>, x: DashCtx): void {
       let cursor: string | undefined;
       do {
         const page = await listPayments(x.deps.db, merchant.id, { ...filterOf(q), limit: 500, cursor });
+        const refunded = await refundedByPayment(
+          x.deps.db,
+          page.payments.map((p) => p.id),
+        );
         const lines = page.payments.map((p) => {
-          // USD with its two decimals (`42.50`), as money is written: the stored text drops trailing zeros.
-          const row = { ...paymentRowView(p), price_amount: centsText(usdToCents(p.price_amount) ?? 0n) };
+          // USD with its two decimals (`42.50`), as money is written: the stored text drops trailing zeros. What its
+          // refunds returned is in the paid asset, exact digits like actually_paid.
+          const row = {
+            ...paymentRowView(p),
+            price_amount: centsText(usdToCents(p.price_amount) ?? 0n),
+            refunded: fromUnits(refunded.get(p.id) ?? 0n, p.decimals),
+          };
           return COLUMNS.map((k) => csvField(row[k])).join(',');
         });
         if (lines.length > 0) await s.write(`${lines.join('\r\n')}\r\n`);

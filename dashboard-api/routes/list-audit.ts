@@ -33,7 +33,8 @@ export function auditView(e: AuditLogTable) {
   return {
     id: e.id,
     at: isoOrNull(e.created_at) as string,
-    actor: e.actor_email ?? 'admin CLI',
+    // No user: the admin CLI, or the merchant API's secret key (core/payments exceptions resolved over the API).
+    actor: e.actor_email ?? (details.via === 'api' ? 'API key' : 'admin CLI'),
     action: e.action,
     target: e.target,
     details,

@@ -6,6 +6,7 @@ import { offeredAssets } from '../../core/catalog/availability.js';
 import { iso } from '../../core/clock.js';
 import { fromUnits } from '../../core/money/decimal.js';
 import { centsText, merchantFigures, type PeriodFigures } from '../../core/payments/figures.js';
+import { refundedByAsset } from '../../core/refunds/refunded-totals.js';
 import type { DashCtx, DashEnv } from '../context.js';
 
 /** No parameters: an unknown one is a 422, like every dashboard query. */
@@ -28,16 +29,22 @@ export function registerOverview(app: Hono<DashEnv>, x: DashCtx): void {
       .filter((a) => staleIds.has(a.cgId))
       .map((a) => a.code);
     const f = await merchantFigures(x.deps.db, c.get('merchant').id, x.deps.clock.now());
-    const period = (name: string, p: PeriodFigures) => ({
-      period: name,
-      from: iso(p.from),
-      received: [...p.received]
+    const perAsset = (m: Map<string, bigint>) =>
+      [...m]
         .filter(([, units]) => units > 0n)
         .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([asset, units]) => ({
-          asset,
-          amount: fromUnits(units, x.deps.catalog.get(asset)?.decimals ?? 0),
-        })),
+        .map(([asset, units]) => ({ asset, amount: fromUnits(units, x.deps.catalog.get(asset)?.decimals ?? 0) }));
+    const refunded = await Promise.all(
+      [f.periods.today, f.periods.days7, f.periods.days30].map((p) =>
+        refundedByAsset(x.deps.db, c.get('merchant').id, p.from),
+      ),
+    );
+    const period = (name: string, p: PeriodFigures, back: Map<string, bigint>) => ({
+      period: name,
+      from: iso(p.from),
+      received: perAsset(p.received),
+      // Returned by refunds seen on chain in the period, per asset (core/refunds/refunded-totals.ts).
+      refunded: perAsset(back),
       sold_usd: centsText(p.soldCents),
       payments: p.payments,
       by_status: p.byStatus,
@@ -50,7 +57,11 @@ export function registerOverview(app: Hono<DashEnv>, x: DashCtx): void {
         stale_assets: staleAssets,
         last_error: rates.last_error,
       },
-      periods: [period('today', f.periods.today), period('7d', f.periods.days7), period('30d', f.periods.days30)],
+      periods: [
+        period('today', f.periods.today, refunded[0] as Map<string, bigint>),
+        period('7d', f.periods.days7, refunded[1] as Map<string, bigint>),
+        period('30d', f.periods.days30, refunded[2] as Map<string, bigint>),
+      ],
       daily: f.daily.map((d) => ({
         day: iso(d.day).slice(0, 10),
         sold_usd: centsText(d.soldCents),

@@ -13,6 +13,8 @@ interface Period {
   period: 'today' | '7d' | '30d';
   from: string;
   received: { asset: string; amount: string }[];
+  /** Returned by refunds seen on chain in the period, per asset, exact digits. */
+  refunded: { asset: string; amount: string }[];
   sold_usd: string;
   payments: number;
   by_status: Record<string, number>;
@@ -171,6 +173,12 @@ export function OverviewPage({ merchantId }: { merchantId: string }) {
               {p.received.map((r) => (
                 <div key={r.asset} data-asset={r.asset}>
                   <dt>{r.asset}</dt>
+                  <dd>{money(r.amount, r.asset)}</dd>
+                </div>
+              ))}
+              {p.refunded.map((r) => (
+                <div key={`refunded-${r.asset}`} data-refunded-asset={r.asset}>
+                  <dt>Refunded {r.asset}</dt>
                   <dd>{money(r.amount, r.asset)}</dd>
                 </div>
               ))}

@@ -16,6 +16,7 @@ import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { Status } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { PaymentExceptions } from './payment-exceptions.js';
 import { PaymentRefunds, type RefundRow } from './payment-refunds.js';
 
 interface Detail {
@@ -257,6 +258,7 @@ export function PaymentPage({ merchantId, paymentId }: { merchantId: string; pay
               </DataTable>
             )}
           </section>
+          <PaymentExceptions merchantId={merchantId} p={p} owner={owner} act={act} />
           <PaymentRefunds
             merchantId={merchantId}
             paymentId={p.payment_id}

@@ -5,6 +5,7 @@ import { DataTable } from '../ui/data-table.js';
 import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
+import { UnderpaidToleranceSection } from './underpaid-tolerance.js';
 
 interface Settings {
   name: string;
@@ -592,6 +593,7 @@ export function SettingsPage({ merchantId }: { merchantId: string }) {
           </section>
         </>
       ) : null}
+      <UnderpaidToleranceSection merchantId={merchantId} owner={owner} />
       {owner ? <NewStoreSection /> : null}
       <section aria-labelledby="networks-h">
         <h2 id="networks-h">Live networks</h2>

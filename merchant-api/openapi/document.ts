@@ -16,6 +16,7 @@ import { listLinksOperation } from '../routes/list-links.js';
 import { listPaymentsOperation } from '../routes/list-payments.js';
 import { listRefundsOperation } from '../routes/list-refunds.js';
 import { minimumAmountOperation } from '../routes/minimum-amount.js';
+import { acceptPaymentOperation, askRestOperation } from '../routes/payment-exceptions.js';
 import { proveRefundOperation } from '../routes/prove-refund.js';
 import { redeliverOperation } from '../routes/redeliver.js';
 import { sandboxBlocksOperation } from '../routes/sandbox-blocks.js';
@@ -45,6 +46,8 @@ export const operations: Operation[] = [
   createPaymentOperation,
   createPaymentLinkOperation,
   getPaymentOperation,
+  acceptPaymentOperation,
+  askRestOperation,
   listPaymentsOperation,
   createLinkOperation,
   listLinksOperation,

@@ -1,6 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { L, type MoneroAddress, type MoneroOutput, openOutput, txPubKeys } from '../../addresses/monero.js';
+import { L, type MoneroAddress, type MoneroOutput, openOutput, txPubKeys } from './monero.js';
 
 /*
  * A refund's proof by transaction key (issue 30): a view key cannot see what the merchant's wallet sends, so the
