@@ -20,6 +20,7 @@ import * as priceCurrencies from './0019-price-currencies.js';
 import * as reusableLinks from './0020-reusable-links.js';
 import * as refunds from './0021-refunds.js';
 import * as walk from './0023-walk.js';
+import * as notifications from './0024-notifications.js';
 
 /**
  * Versioned migrations, applied in name order (Kysely sorts them). Add a file per change; never edit one that has shipped.
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0023-walk': walk,
   '0020-reusable-links': reusableLinks,
   '0021-refunds': refunds,
+  '0024-notifications': notifications,
 };
