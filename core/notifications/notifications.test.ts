@@ -150,7 +150,7 @@ describe('merchant notifications', () => {
     expect(mailsTo('now@shop.example')).toHaveLength(3);
     // The owner who chose only late payments heard of nothing else.
     expect(mailsTo('some@shop.example')).toHaveLength(1);
-  });
+  }, 120_000);
 
   it('tells a member the webhook endpoint was switched off (410), once until it is switched on', async () => {
     const shop = await createMerchant(t.service.deps.db, clock, {
@@ -170,7 +170,7 @@ describe('merchant notifications', () => {
     expect(off?.parsed.text).not.toContain(shop.webhook_secret);
     await settle();
     expect(mailsTo('ops@shop.example')).toHaveLength(1);
-  });
+  }, 90_000);
 
   it('sends a digest member one digest with the day’s events at the digest hour, also with two instances', async () => {
     const m = t.merchant.merchant_id;
@@ -204,7 +204,7 @@ describe('merchant notifications', () => {
     } finally {
       await second.stop();
     }
-  });
+  }, 90_000);
 
   it('mails prices stale once per episode, however long it lasts', async () => {
     const live = await createMerchant(t.service.deps.db, clock, { name: 'Live shop', mode: 'live' });
@@ -226,5 +226,5 @@ describe('merchant notifications', () => {
     await settle();
     await settle();
     expect(mailsTo('prices@shop.example')).toHaveLength(1);
-  });
+  }, 90_000);
 });
