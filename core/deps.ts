@@ -34,5 +34,7 @@ export interface CoreDeps {
     graceSeconds: number;
     /** Signs hosted-page URLs (`/pay/{id}?t=...`) so a payment id alone never reads a payment. Kept in the store. */
     pageSecret: string;
+    /** The UTC hour members' notification digests go out (NOTIFY_DIGEST_HOUR). @default 7 */
+    notifyDigestHour?: number;
   };
 }

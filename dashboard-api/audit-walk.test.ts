@@ -27,6 +27,10 @@ const NOT_CHANGES = new Map([
   ],
   ['POST /password-reset', 'asks for a reset mail; the password changes only at POST /password (audited)'],
   [
+    'PUT /account/notifications/:merchant_id',
+    "a member's own choice of which events they are mailed; nothing of the merchant's changes",
+  ],
+  [
     'POST /merchants/:merchant_id/pos/payments',
     "a sale at the counter is a payment, listed in the day's sales with the member who took it",
   ],

@@ -32,6 +32,7 @@ import { registerListPayments } from './routes/list-payments.js';
 import { registerListUsers } from './routes/list-users.js';
 import { registerMailSettings } from './routes/mail-settings.js';
 import { registerNetworks } from './routes/networks.js';
+import { registerNotificationPrefs } from './routes/notification-prefs.js';
 import { registerOverview } from './routes/overview.js';
 import { registerPaymentEvents } from './routes/payment-events.js';
 import { registerPaymentExceptions } from './routes/payment-exceptions.js';
@@ -151,6 +152,7 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   registerChangeRole(app, x);
   registerRemoveUser(app, x);
   registerChangePassword(app, x);
+  registerNotificationPrefs(app, x);
   registerTwoFactor(app, x);
   registerTwoFactorSetup(app, x);
   registerTwoFactorEnable(app, x);

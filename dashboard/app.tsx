@@ -6,6 +6,7 @@ import { BalancesPage } from './pages/balances.js';
 import { KeysPage } from './pages/keys.js';
 import { LinkPage, LinksPage } from './pages/links.js';
 import { MailPage } from './pages/mail.js';
+import { NotificationsPage } from './pages/notifications.js';
 import { OverviewPage } from './pages/overview.js';
 import { PaymentPage } from './pages/payment.js';
 import { PaymentsPage } from './pages/payments.js';
@@ -60,6 +61,8 @@ function merchantPage(route: Exclude<Route, { name: 'home' | 'set-password' | 'n
       return <LinkPage merchantId={route.merchantId} linkId={route.linkId} />;
     case 'pos':
       return <PosPage merchantId={route.merchantId} />;
+    case 'notifications':
+      return <NotificationsPage merchantId={route.merchantId} />;
   }
 }
 

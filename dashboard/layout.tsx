@@ -20,6 +20,7 @@ const NAV = [
   ['users', 'Users'],
   ['audit', 'Audit log'],
   ['mail', 'E-mail'],
+  ['notifications', 'Notifications'],
 ] as const;
 
 /** What a role sees in the navigation: a cashier only the point of sale; the mail log (invitation links) owners. */

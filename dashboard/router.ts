@@ -45,6 +45,7 @@ export type Route =
         | 'users'
         | 'audit'
         | 'mail'
+        | 'notifications'
         | 'links'
         | 'pos';
       merchantId: string;
@@ -67,6 +68,7 @@ const PAGES = new Set([
   'users',
   'audit',
   'mail',
+  'notifications',
   'links',
   'pos',
 ]);

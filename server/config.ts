@@ -104,6 +104,10 @@ export const configSchema = z.object({
   MAIL_CONCURRENCY: intFrom(10, 1),
   /** Days a sent mail (and its attempts) stays in the mail log before it is pruned. */
   MAIL_RETENTION_DAYS: intFrom(30, 1),
+  /** The UTC hour (0-23) members' daily notification digests go out. */
+  NOTIFY_DIGEST_HOUR: intFrom(7, 0).pipe(z.number().max(23, 'must be an hour 0-23')),
+  /** How often digests falling due and persisting conditions (prices stale) are checked. */
+  NOTIFY_CHECK_MS: intFrom(60_000, 10),
 });
 
 function parseFromOrNull(v: string): { name: string | null; address: string } | null {

@@ -15,11 +15,13 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { PUBLIC_URL_SETTING } from '../core/mail/customer-mails.js';
 import { MailDispatcher } from '../core/mail/dispatcher.js';
+import { rememberExplorerUrls } from '../core/mail/explorers.js';
 import { pruneSentMail } from '../core/mail/retention.js';
 import { MailTransport } from '../core/mail/transport.js';
 import { KeyCache } from '../core/merchants/key-cache.js';
 import { KeyUsage } from '../core/merchants/key-usage.js';
 import { fiatCodes } from '../core/money/fiat.js';
+import { startNotificationChecks } from '../core/notifications/scheduler.js';
 import { backfillBalanceTotals } from '../core/payments/balance-totals.js';
 import { PaymentChanges } from '../core/payments/changes.js';
 import { startExpirySweeper } from '../core/payments/expiry.js';
@@ -198,6 +200,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
       ttlSeconds: config.PAYMENT_TTL_SECONDS,
       graceSeconds: config.PAYMENT_GRACE_SECONDS,
       pageSecret: await loadPageSecret(store.db),
+      notifyDigestHour: config.NOTIFY_DIGEST_HOUR,
     },
     limits: { bodyBytes: config.BODY_LIMIT_BYTES, ratePerSecond: config.RATE_LIMIT_PER_SECOND },
     clientAddress: clientAddressVia(config.TRUST_PROXY),
@@ -209,6 +212,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
   };
   // Customer mails are written inside payment changes, where only the store is at hand: their links' base lives there.
   await putSetting(store.db, PUBLIC_URL_SETTING, config.PUBLIC_URL);
+  await rememberExplorerUrls(store.db, chains.all());
   const app = createApp(deps, { watchers, metrics: { metrics, token: config.METRICS_TOKEN, host: config.HOST } });
   const stops: (() => void | Promise<void>)[] = [];
 
@@ -236,6 +240,12 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
         stops.push(() => s.stop());
       }
       stops.push(startExpirySweeper(deps, config.EXPIRY_SWEEP_MS));
+      stops.push(
+        startNotificationChecks(
+          { db: deps.db, clock, logger, rates: () => liveRates.status(), wakeMail: () => mail?.wake() },
+          { digestHour: config.NOTIFY_DIGEST_HOUR, intervalMs: config.NOTIFY_CHECK_MS },
+        ),
+      );
       stops.push(startIdempotencyPurge(deps));
       stops.push(startWebhookRetention(deps, config.WEBHOOK_RETENTION_DAYS));
       stops.push(

@@ -1,6 +1,7 @@
 import { type Address, createWalletClient, formatEther, formatGwei, type Hex, http, keccak256 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { newId } from '../ids.js';
+import { checkRelayerBalance } from '../notifications/conditions.js';
 import { settle } from './follow-pending.js';
 import { deferForwarder, recordSweep, type Unswept } from './store.js';
 import type { SweepContext } from './sweep-context.js';
@@ -18,6 +19,12 @@ export async function relayBatch(ctx: SweepContext, account: PrivateKeyAccount, 
   ctx.status.relayerBalanceWei = balance;
   if (balance < fwd.lowBalanceWei)
     ctx.warnOnce(`relayer ${account.address} on ${ctx.network} is low: ${formatEther(balance)} left`);
+  // Members who chose relayer notices hear of it once per episode (the balance read is no change to ride on).
+  await checkRelayerBalance(
+    ctx.db,
+    { network: ctx.network, relayer: account.address, balance: formatEther(balance), low: balance < fwd.lowBalanceWei },
+    now,
+  );
   ctx.status.waiting = null;
   if (due.length === 0) return;
   const oldest = Math.min(...due.map((u) => u.oldestSeenAt));

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { noteSweepOutcome } from '../notifications/sweep-notices.js';
 import type { Database, EvmForwarderTable, EvmSweepTable } from '../store/schema.js';
 
 /*
@@ -196,9 +197,21 @@ export async function settleSweep(db: Db, id: string, s: SweepOutcome): Promise<
       .execute();
     const members = await trx
       .selectFrom('evm_forwarders')
-      .select(['payment_id', 'sweep_attempts'])
+      .select(['payment_id', 'merchant_id', 'sweep_attempts'])
       .where('pending_sweep_id', '=', id)
       .execute();
+    const sweep = await trx.selectFrom('evm_sweeps').select('network').where('id', '=', id).executeTakeFirst();
+    await noteSweepOutcome(
+      trx,
+      {
+        sweepId: id,
+        network: sweep?.network,
+        failed: s.status === 'failed',
+        error: s.error ?? null,
+        merchantIds: members.map((m) => m.merchant_id),
+      },
+      s.at,
+    );
     for (const m of members) {
       const error =
         s.status === 'failed' ? (s.error ?? 'failed') : s.refused?.find((r) => r.paymentId === m.payment_id)?.error;

@@ -17,6 +17,19 @@ export function setPasswordUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/dashboard/set-password#token=${token}`;
 }
 
+/** What a set-password link becomes in the stored mail once it was sent (or failed for good). */
+export const LINK_REMOVED = '[link removed after sending]';
+
+const setPasswordLink = /https?:\/\/[^\s"'<>]*\/dashboard\/set-password#token=[\w-]+/g;
+
+/**
+ * A mail body without its set-password links: the outbox keeps sent mail for the log, and a usable one-time link
+ * must not sit there in clear for a month. The relay already has the mail; the log still shows what was sent.
+ */
+export function withoutSetPasswordLinks(body: string): string {
+  return body.replace(setPasswordLink, LINK_REMOVED);
+}
+
 export function invitationMail(o: { merchantName: string; role: string; url: string; hours: number }): MailContent {
   return renderMail({
     subject: `You are invited to the ${o.merchantName} dashboard`,

@@ -6,6 +6,7 @@ import { isSellerAddressedSale } from '../pos/store.js';
 import type { Database } from '../store/schema.js';
 import { getSetting } from '../store/settings.js';
 import { customerStrings, type MailLocale, pickMailLocale } from './customer-strings.js';
+import { explorerLinks } from './explorers.js';
 import { enqueueMail } from './outbox.js';
 import { renderMail } from './render.js';
 import { getMailSettings } from './settings.js';
@@ -55,7 +56,7 @@ export async function enqueueCustomerMail(trx: Kysely<Database>, p: Payment, now
     !(kind === 'receipt' ? settings.receipts : kind === 'underpaid' ? settings.underpaid : settings.expiredPartlyPaid)
   )
     return;
-  const [merchant, localeRow, publicUrl, secret, txs] = await Promise.all([
+  const [merchant, localeRow, publicUrl, secret, txs, explorer] = await Promise.all([
     trx.selectFrom('merchants').select('name').where('id', '=', p.merchant_id).executeTakeFirst(),
     trx.selectFrom('payment_mail_locales').select('locale').where('payment_id', '=', p.id).executeTakeFirst(),
     getSetting(trx, PUBLIC_URL_SETTING),
@@ -67,18 +68,23 @@ export async function enqueueCustomerMail(trx: Kysely<Database>, p: Payment, now
       .where('payment_id', '=', p.id)
       .where('removed', '=', 0)
       .execute(),
+    explorerLinks(trx, p),
   ]);
   const name = merchant?.name ?? '';
   const locale = (localeRow?.locale ?? 'en') as MailLocale;
   const t = customerStrings[locale] ?? customerStrings.en;
   const asset = p.pay_currency.toUpperCase();
   const amount = (units: bigint) => `${fromUnits(units, p.decimals)} ${asset}`;
-  const rows: [string, string][] = [[t.merchant, name]];
+  const rows: [string, string, string?][] = [[t.merchant, name]];
   if (p.order_id) rows.push([t.order, p.order_id]);
   if (p.order_description) rows.push([t.description, p.order_description]);
   rows.push([t.payment, p.id], [t.amount, amount(BigInt(p.pay_amount_units))], [t.paid, amount(paid)]);
   if (kind === 'underpaid') rows.push([t.due, amount(due)]);
-  for (const tx of txs) rows.push([t.transaction, tx.txid]);
+  // Each transaction links to the chain's explorer where the operator configured one (live chains only).
+  for (const tx of txs) {
+    const href = explorer(tx.txid);
+    rows.push(href ? [t.transaction, tx.txid, href] : [t.transaction, tx.txid]);
+  }
   const hosted = publicUrl && secret ? `${publicUrl}/pay/${p.id}?t=${pageToken(p.id, secret)}` : null;
   const subject = fill(
     kind === 'receipt' ? t.receiptSubject : kind === 'underpaid' ? t.underpaidSubject : t.expiredSubject,

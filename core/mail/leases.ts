@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { withoutSetPasswordLinks } from './account-mails.js';
 import type { Mail } from './outbox.js';
 import type { SendOutcome } from './transport.js';
 
@@ -93,6 +94,13 @@ export async function recordMailAttempts(
           last_response: o.response,
           updated_at: now,
           sent_at: status === 'sent' ? now : null,
+          // Done with (sent, or failed for good): a set-password link it carried is no longer kept in clear.
+          ...(status === 'pending'
+            ? {}
+            : {
+                text_body: withoutSetPasswordLinks(r.mail.text_body),
+                html_body: r.mail.html_body === null ? null : withoutSetPasswordLinks(r.mail.html_body),
+              }),
         })
         .where('id', '=', r.mail.id)
         .where('lease_owner', '=', owner)

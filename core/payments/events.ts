@@ -3,6 +3,7 @@ import { iso } from '../clock.js';
 import { uuid } from '../ids.js';
 import { enqueueCustomerMail } from '../mail/customer-mails.js';
 import { stringifyJson } from '../money/decimal.js';
+import { notifyPaymentChange } from '../notifications/payment-notices.js';
 import type { Database } from '../store/schema.js';
 import { insertDeliveryForEvent } from '../webhooks/deliveries.js';
 import { type Payment, paymentStateFields } from './payment.js';
@@ -52,6 +53,8 @@ export async function insertPaymentEvent(trx: Kysely<Database>, p: Payment, now:
   );
   // And the customer's mail about it (receipt, underpaid, expired partly paid), under the same rule.
   await enqueueCustomerMail(trx, p, now);
+  // And the members who chose to hear of it (finished, partly paid, paid late), under the same rule.
+  await notifyPaymentChange(trx, p, now);
   return id;
 }
 

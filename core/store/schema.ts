@@ -8,6 +8,12 @@ import type {
   MerchantMailSettingTable,
   PaymentMailLocaleTable,
 } from './schema-mail.js';
+import type {
+  MemberNotificationPrefTable,
+  NotificationDigestItemTable,
+  NotificationDigestTable,
+  NotificationEpisodeTable,
+} from './schema-notifications.js';
 import type { RefundTable, RefundTotalTable, RefundTransferTable } from './schema-refunds.js';
 import type { CustomerCurrencyChoiceTable } from './schema-walk.js';
 
@@ -385,6 +391,10 @@ export interface Database {
   refund_totals: RefundTotalTable;
   refund_transfers: RefundTransferTable;
   payment_exceptions: PaymentExceptionTable;
+  member_notification_prefs: MemberNotificationPrefTable;
+  notification_digest_items: NotificationDigestItemTable;
+  notification_digests: NotificationDigestTable;
+  notification_episodes: NotificationEpisodeTable;
 }
 
 /** A live merchant's payout address per chain family (`evm`): where its payments' forwarders send funds. */

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../ids.js';
+import { noteEndpointSwitchedOn } from '../notifications/webhook-notices.js';
 import { newestFirstPage } from '../store/cursor.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
 
@@ -165,6 +166,8 @@ export async function enableEndpoint(db: Kysely<Database>, merchantId: string, n
     .set({ webhook_enabled: 1, updated_at: now })
     .where('id', '=', merchantId)
     .executeTakeFirst();
+  // Switched on again: a later switch-off is told again.
+  await noteEndpointSwitchedOn(db, merchantId);
   return Number(res.numUpdatedRows) > 0;
 }
 

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { noteDeliveryFailed, noteEndpointHealthy, noteEndpointSwitchedOff } from '../notifications/webhook-notices.js';
 import type { Database } from '../store/schema.js';
 import type { Delivery } from './deliveries.js';
 
@@ -128,6 +129,10 @@ export async function recordAttempts(
       .execute();
     const ok = records.filter((r) => r.outcome.kind === 'succeeded');
     if (ok.length > 0) {
+      await noteEndpointHealthy(
+        trx,
+        ok.map((r) => r.delivery.merchant_id),
+      );
       // Grouped by status code so a batch of 200s is one statement.
       const byCode = new Map<number, string[]>();
       for (const r of ok)
@@ -182,7 +187,9 @@ export async function recordAttempts(
           .set({ webhook_enabled: 0, updated_at: now })
           .where('id', '=', r.delivery.merchant_id)
           .execute();
-      }
+        await noteEndpointSwitchedOff(trx, { merchantId: r.delivery.merchant_id, url: r.url }, now);
+      } else if (o.kind === 'failed')
+        await noteDeliveryFailed(trx, { merchantId: r.delivery.merchant_id, url: r.url, error: o.error }, now);
     }
   });
 }

@@ -21,6 +21,7 @@ import * as reusableLinks from './0020-reusable-links.js';
 import * as refunds from './0021-refunds.js';
 import * as walk from './0023-walk.js';
 import * as paymentExceptions from './0024-payment-exceptions.js';
+import * as notifications from './0025-notifications.js';
 
 /**
  * Versioned migrations, applied in name order (Kysely sorts them). Add a file per change; never edit one that has shipped.
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0020-reusable-links': reusableLinks,
   '0021-refunds': refunds,
   '0024-payment-exceptions': paymentExceptions,
+  '0025-notifications': notifications,
 };
