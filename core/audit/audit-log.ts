@@ -24,6 +24,8 @@ export const auditActions = [
   'checkout.try',
   'refund.create',
   'refund.cancel',
+  'refund.claim_link',
+  'refund.confirm_address',
   'key.create',
   'key.rotate',
   'key.deactivate',
