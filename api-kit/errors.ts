@@ -100,8 +100,9 @@ export function loggablePath(path: string): string {
   return (
     path
       .replace(/(^|\/)(cs|pt|sk|dk|whsec)_[^/]*/g, '$1$2_…')
-      // A reusable link's token is its capability too (/l/{token}, /api/dropin/v1/links/{token}/payments).
-      .replace(/(^|\/)(l|links)\/[A-Za-z0-9_-]{8,}/g, '$1$2/…')
+      // A reusable link's token is its capability too (/l/{token}, /api/dropin/v1/links/{token}/payments), and a
+      // refund claim link's (/refund/{token}).
+      .replace(/(^|\/)(l|links|refund)\/[A-Za-z0-9_-]{8,}/g, '$1$2/…')
   );
 }
 

@@ -152,6 +152,14 @@ describe('the audit log', () => {
     const refund = await step('POST /merchants/:merchant_id/payments/:payment_id/refunds', 'refund.create', () =>
       o.call(`${tm}/payments/${p.payment.payment_id}/refunds`, { body: { amount_units: '1' } }),
     );
+    await step('POST /merchants/:merchant_id/refunds/:refund_id/claim-link', 'refund.claim_link', () =>
+      o.call(`${tm}/refunds/${refund.json.data.refund_id}/claim-link`, { body: { notify_customer: false } }),
+    );
+    await step('POST /merchants/:merchant_id/refunds/:refund_id/address', 'refund.confirm_address', () =>
+      o.call(`${tm}/refunds/${refund.json.data.refund_id}/address`, {
+        body: { address: 'ltc1qqypqxpq9qcrsszg2pvxq6rs0zqg3yyc5dyg36p' },
+      }),
+    );
     await step('POST /merchants/:merchant_id/refunds/:refund_id/cancel', 'refund.cancel', () =>
       o.call(`${tm}/refunds/${refund.json.data.refund_id}/cancel`, { method: 'POST' }),
     );

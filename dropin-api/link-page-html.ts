@@ -19,9 +19,10 @@ label{display:block;font-weight:600;margin:.9rem 0 .3rem}input,select{width:100%
 button{margin-top:1.2rem;width:100%;font:inherit;font-weight:600;padding:.75rem;border:0;border-radius:8px;background:#1d4ed8;color:#fff;cursor:pointer}
 .closed{font-size:1.1rem}@media (prefers-color-scheme:dark){body{background:#111318;color:#e8e9ec}main{background:#1b1e25}.hint{color:#b5b9c2}.error{color:#ff8a8f}input,select{background:#111318;color:inherit}}`;
 
-function shell(title: string, body: string): string {
+/** A page of the service's own plain HTML (link and refund claim pages), in the reader's language `lang`. */
+export function shell(title: string, body: string, lang = 'en', style = ''): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${esc(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -29,7 +30,7 @@ function shell(title: string, body: string): string {
 <meta name="robots" content="noindex">
 <link rel="icon" href="data:,">
 <title>${esc(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${style}</style>
 </head>
 <body>
 <main>

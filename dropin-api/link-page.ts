@@ -16,7 +16,7 @@ import { type LinkFormState, linkClosedHtml, linkFormHtml, linkNotFoundHtml } fr
 /** A link token as newLinkRow makes it (24 random bytes, base64url): anything else is not looked up. */
 export const LINK_TOKEN_RE = /^[A-Za-z0-9_-]{32}$/;
 
-const HTML = {
+export const HTML = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
@@ -43,8 +43,12 @@ async function formPage(c: Context, deps: ApiDeps, link: PaymentLink, state: Lin
   return c.body(linkFormHtml(link, assets, { ...state, locale }), status, HTML);
 }
 
-/** Reads the form's fields (application/x-www-form-urlencoded), within the body limit. */
-async function readForm(c: Context, limitBytes: number): Promise<Record<string, string>> {
+/** Reads a page form's fields named in `keys` (application/x-www-form-urlencoded), within the body limit. */
+export async function readForm(
+  c: Context,
+  limitBytes: number,
+  keys: readonly string[] = ['email', 'amount', 'currency'],
+): Promise<Record<string, string>> {
   if (!/^application\/x-www-form-urlencoded\b/i.test(requestHeader(c, 'content-type') ?? ''))
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the form as application/x-www-form-urlencoded');
   if (Number(requestHeader(c, 'content-length') ?? '0') > limitBytes)
@@ -52,7 +56,7 @@ async function readForm(c: Context, limitBytes: number): Promise<Record<string, 
   const raw = await c.req.text();
   if (Buffer.byteLength(raw) > limitBytes) throw new AppError('PAYLOAD_TOO_LARGE', `Body over ${limitBytes} bytes`);
   const fields: Record<string, string> = Object.create(null);
-  for (const [k, v] of new URLSearchParams(raw)) if (k === 'email' || k === 'amount' || k === 'currency') fields[k] = v;
+  for (const [k, v] of new URLSearchParams(raw)) if (keys.includes(k)) fields[k] = v;
   return fields;
 }
 

@@ -4,6 +4,7 @@ import { RateLimiter } from '../api-kit/rate-limit.js';
 import { pageTokenValid } from '../core/checkout/page-token.js';
 import { PUBLIC_DIR } from '../core/paths.js';
 import { findPayment } from '../core/payments/store.js';
+import { registerClaimPage } from './claim-page.js';
 import { demoPublicKey } from './demo.js';
 import { hostedPageHtml, invalidPageHtml } from './hosted-page.js';
 import { createDropinApi } from './index.js';
@@ -66,6 +67,7 @@ export function mountDropin(app: Hono, deps: ApiDeps): void {
   app.get('/demo/:file', (c) => serve(c, `demo/${c.req.param('file')}`));
 
   registerLinkPage(app, deps, new RateLimiter(deps.limits.ratePerSecond, () => deps.clock.now()));
+  registerClaimPage(app, deps, new RateLimiter(deps.limits.ratePerSecond, () => deps.clock.now()));
 
   app.get('/pay/:payment_id', async (c) => {
     const id = c.req.param('payment_id');

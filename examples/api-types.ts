@@ -242,7 +242,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment (in part or in full)
-         * @description Creates a refund in the paid asset's exact base units, within what the payment received less what its other refunds hold (a 422 on `amount_units` names that limit). With `address` it is `ready` for the merchant's wallet to send; without, it awaits one. A `refund.updated` webhook follows every change.
+         * @description Creates a refund in the paid asset's exact base units, within what the payment received less what its other refunds hold (a 422 on `amount_units` names that limit). With `address` it is `ready` for the merchant's wallet to send; without, it awaits one, and `claim_link` asks the customer for it through a single-use hosted page (mailed to the payment's customer; the link is in this answer only). An address given by the customer must then be confirmed (POST /refunds/{refund_id}/address) before the refund is `ready`. A `refund.updated` webhook follows every change.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -331,6 +331,54 @@ export interface paths {
          * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
          */
         options: operations["proveMoneroRefundOptions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refunds/{refund_id}/claim-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new claim link for the refund address
+         * @description For a refund `awaiting_address`: a new single-use link to a hosted page where the customer gives the address, in their language, checked for the network. The link is in this answer only (the service keeps its hash). The previous link stops working; an address the customer gave and you did not confirm is dropped. Once the address is confirmed it can no longer change (422 on `address`).
+         */
+        post: operations["createRefundClaimLink"];
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["createRefundClaimLinkOptions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refunds/{refund_id}/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the refund's address
+         * @description Confirms where the refund goes: the address the customer gave through the claim link (repeat it as you checked it: another one is a 422), or, when none was given, the one you enter. The refund becomes `ready` and gets its `send` instructions; the address can never change after that (another address is a 422 on `address`, the same one again changes nothing). An address of another network or with a bad checksum is a 422 and writes nothing.
+         */
+        post: operations["confirmRefundAddress"];
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: POST, OPTIONS.
+         */
+        options: operations["confirmRefundAddressOptions"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -1243,8 +1291,10 @@ export interface components {
             /** @description The customer's address; null while awaited */
             address: string | null;
             address_source: ("merchant" | "customer") | null;
-            /** @description The merchant confirmed the address: it can no longer change */
+            /** @description The merchant confirmed the address: it can no longer change. An address the customer gave through a claim link stays unconfirmed (and the refund `awaiting_address`, with no `send`) until the merchant confirms it */
             address_confirmed: boolean;
+            /** @description When the claim link asking the customer's address expires (or expired: compare with the time); null once it was used, or when none was made or the refund moved on */
+            claim_link_expires_at: string | null;
             reason: string | null;
             /** @description The transaction that carried the exact amount to the address */
             txid: string | null;
@@ -1294,6 +1344,102 @@ export interface components {
                 } | null;
             } | null;
         };
+        RefundWithClaimLink: {
+            /** @example rfd_4n8Kq2Wm */
+            refund_id: string;
+            /** @example pay_8fJ2kLq0Zx */
+            payment_id: string;
+            /**
+             * @description `awaiting_address` (no confirmed address yet), `ready` (to be sent by the merchant), `sent` (its exact amount was seen going to the address), `confirmed`, or `cancelled`
+             * @enum {string}
+             */
+            refund_status: "awaiting_address" | "ready" | "sent" | "confirmed" | "cancelled";
+            /** @description Grows with every change: drop a webhook not above the last applied */
+            sequence: number;
+            /**
+             * @description Exact amount: a JSON number with its exact digits; display as returned
+             * @example 0.00153847
+             */
+            amount: number;
+            /**
+             * @description Exact amount in the paid asset's base units (satoshi, wei, token units, piconero), as decimal digits
+             * @example 1500
+             */
+            amount_units: string;
+            /** @example USDTERC20 */
+            currency: string;
+            /** @example eth */
+            network: string;
+            /** @description The customer's address; null while awaited */
+            address: string | null;
+            address_source: ("merchant" | "customer") | null;
+            /** @description The merchant confirmed the address: it can no longer change. An address the customer gave through a claim link stays unconfirmed (and the refund `awaiting_address`, with no `send`) until the merchant confirms it */
+            address_confirmed: boolean;
+            /** @description When the claim link asking the customer's address expires (or expired: compare with the time); null once it was used, or when none was made or the refund moved on */
+            claim_link_expires_at: string | null;
+            reason: string | null;
+            /** @description The transaction that carried the exact amount to the address */
+            txid: string | null;
+            explorer_url: string | null;
+            /** @description Transfers of another amount seen to the address: recorded, they complete nothing */
+            other_transfers: {
+                txid: string;
+                /**
+                 * @description Exact amount: a JSON number with its exact digits; display as returned
+                 * @example 0.00153847
+                 */
+                amount: number;
+                /**
+                 * @description Exact amount in the paid asset's base units (satoshi, wei, token units, piconero), as decimal digits
+                 * @example 1500
+                 */
+                amount_units: string;
+                confirmed: boolean;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            updated_at: string;
+            sent_at: string | null;
+            confirmed_at: string | null;
+            cancelled_at: string | null;
+            /** @description Null until the address is confirmed, and once cancelled */
+            send: {
+                /**
+                 * @description Payment URI with the exact amount (BIP21, `monero:`, EIP-681) for any wallet or a QR code
+                 * @example bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq?amount=0.000015
+                 */
+                uri: string;
+                /** @description EVM only: the transaction to send from the merchant's wallet (never signed here) */
+                evm_transaction: {
+                    chain_id: number;
+                    to: string;
+                    /** @description Wei, as decimal digits */
+                    value: string;
+                    data: string;
+                } | null;
+            } | null;
+            claim_link: {
+                /**
+                 * @description The customer's single-use page to give the refund address, at the service's PUBLIC_URL
+                 * @example https://pay.example.com/refund/Q2xhaW0tdG9rZW4tZXhhbXBsZS1vbmx5LTQzLWNoYXJz
+                 */
+                url: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T12:00:00.000Z
+                 */
+                expires_at: string;
+                /** @description A mail with the link was queued to the payment's customer e-mail */
+                emailed: boolean;
+            } | null;
+        };
         RefundInEvent: {
             /** @example rfd_4n8Kq2Wm */
             refund_id: string;
@@ -1323,8 +1469,10 @@ export interface components {
             /** @description The customer's address; null while awaited */
             address: string | null;
             address_source: ("merchant" | "customer") | null;
-            /** @description The merchant confirmed the address: it can no longer change */
+            /** @description The merchant confirmed the address: it can no longer change. An address the customer gave through a claim link stays unconfirmed (and the refund `awaiting_address`, with no `send`) until the merchant confirms it */
             address_confirmed: boolean;
+            /** @description When the claim link asking the customer's address expires (or expired: compare with the time); null once it was used, or when none was made or the refund moved on */
+            claim_link_expires_at: string | null;
             reason: string | null;
             /** @description The transaction that carried the exact amount to the address */
             txid: string | null;
@@ -1529,12 +1677,13 @@ export interface components {
             /** @description The customer's address on the payment's network; the refund is `ready` at once */
             address?: string;
             reason?: string;
+            claim_link?: components["schemas"]["CreateRefundClaimLinkRequest"];
         };
         CreateRefundResponse: {
             /** @constant */
             success: true;
             message: string;
-            data: components["schemas"]["Refund"];
+            data: components["schemas"]["RefundWithClaimLink"];
         };
         ListRefundsResponse: {
             /** @constant */
@@ -1563,6 +1712,32 @@ export interface components {
             tx_key: string;
         };
         ProveMoneroRefundResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["Refund"];
+        };
+        /** @description Ask the customer for the refund address through a single-use link to a hosted page */
+        CreateRefundClaimLinkRequest: {
+            /** @description How long the link works, in hours (default 168: 7 days) */
+            expires_in_hours?: number;
+            /** @description Mail the link to the payment's customer e-mail, in their language (default true) */
+            notify_customer?: boolean;
+        };
+        CreateRefundClaimLinkResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["RefundWithClaimLink"];
+        };
+        ConfirmRefundAddressRequest: {
+            /**
+             * @description The address to confirm: the customer's as you saw it (it must match), or yours when the customer gave none
+             * @example bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq
+             */
+            address: string;
+        };
+        ConfirmRefundAddressResponse: {
             /** @constant */
             success: true;
             message: string;
@@ -3214,6 +3389,152 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    createRefundClaimLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_in_hours": 48
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateRefundClaimLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund and its new claim link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateRefundClaimLinkResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    createRefundClaimLinkOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    confirmRefundAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ConfirmRefundAddressRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund, `ready` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmRefundAddressResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    confirmRefundAddressOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
     listCurrencies: {
         parameters: {
             query?: never;
@@ -4402,6 +4723,7 @@ export interface operations {
                  *         "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
                  *         "address_source": "merchant",
                  *         "address_confirmed": true,
+                 *         "claim_link_expires_at": null,
                  *         "reason": "Returned item",
                  *         "txid": "9c3b0e7f2a4d6c8e1b3f5a7d9c2e4b6a8f0d1c3e5a7b9d2f4c6e8a0b2d4f6a8c",
                  *         "explorer_url": null,

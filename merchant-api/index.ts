@@ -5,6 +5,8 @@ import { answerOtherMethods, refuseUnknownRoutes } from '../api-kit/routes.js';
 import { limitPerAddress, type MerchantEnv, requireSecretKey } from './auth.js';
 import { registerBalances } from './routes/balances.js';
 import { registerCancelRefund } from './routes/cancel-refund.js';
+import { registerClaimLink } from './routes/claim-link.js';
+import { registerConfirmRefundAddress } from './routes/confirm-refund-address.js';
 import { registerCreateLink } from './routes/create-link.js';
 import { registerCreatePayment } from './routes/create-payment.js';
 import { registerCreateRefund } from './routes/create-refund.js';
@@ -58,6 +60,8 @@ export function createMerchantApi(deps: ApiDeps, clientAddress: (c: Context) => 
   registerGetRefund(app, deps);
   registerCancelRefund(app, deps);
   registerProveRefund(app, deps);
+  registerClaimLink(app, deps);
+  registerConfirmRefundAddress(app, deps);
   registerSandboxTransfers(app, deps);
   registerSandboxBlocks(app, deps);
   registerListDeliveries(app, deps);

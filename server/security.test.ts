@@ -193,6 +193,7 @@ describe('tokens in logs, and aborted requests', () => {
   it("cuts every capability in a logged path: checkout tokens, keys and a reusable link's token", () => {
     const token = 'Qm9vZ2llV29vZ2llQm9vZ2llV29vZ2ll';
     expect(loggablePath(`/l/${token}`)).toBe('/l/…');
+    expect(loggablePath(`/refund/${token}`)).toBe('/refund/…');
     expect(loggablePath(`/api/dropin/v1/links/${token}/payments`)).toBe('/api/dropin/v1/links/…/payments');
     expect(loggablePath('/api/dropin/v1/sessions/cs_AbCdEf/events')).toBe('/api/dropin/v1/sessions/cs_…/events');
   });

@@ -28,6 +28,8 @@ export const auditActions = [
   'refund.create',
   'refund.cancel',
   'refund.prove',
+  'refund.claim_link',
+  'refund.confirm_address',
   'key.create',
   'key.rotate',
   'key.deactivate',

@@ -19,6 +19,12 @@ export interface CustomerStrings {
   transaction: string;
   payment: string;
   footer: string;
+  /** The refund claim link's mail (issue 30): the customer gives the address a refund goes to. */
+  refundSubject: string;
+  refundIntro: string;
+  refundAction: string;
+  network: string;
+  validUntil: string;
 }
 
 export const customerStrings: Record<MailLocale, CustomerStrings> = {
@@ -41,6 +47,12 @@ export const customerStrings: Record<MailLocale, CustomerStrings> = {
     transaction: 'Transaction',
     payment: 'Payment',
     footer: 'Sent on behalf of {merchant} by its payments service.',
+    refundSubject: '{merchant} is sending you a refund',
+    refundIntro:
+      '{merchant} is refunding your payment. Open the link to tell them the address to send it to. The link works once.',
+    refundAction: 'Give your refund address',
+    network: 'Network',
+    validUntil: 'Link valid until',
   },
   de: {
     receiptSubject: 'Ihre Zahlung an {merchant} ist abgeschlossen',
@@ -61,6 +73,12 @@ export const customerStrings: Record<MailLocale, CustomerStrings> = {
     transaction: 'Transaktion',
     payment: 'Zahlung',
     footer: 'Im Auftrag von {merchant} von dessen Zahlungsdienst gesendet.',
+    refundSubject: '{merchant} erstattet Ihnen einen Betrag',
+    refundIntro:
+      '{merchant} erstattet Ihre Zahlung. Öffnen Sie den Link und geben Sie die Adresse an, an die der Betrag gesendet werden soll. Der Link ist nur einmal gültig.',
+    refundAction: 'Erstattungsadresse angeben',
+    network: 'Netzwerk',
+    validUntil: 'Link gültig bis',
   },
   fr: {
     receiptSubject: 'Votre paiement à {merchant} est terminé',
@@ -81,6 +99,12 @@ export const customerStrings: Record<MailLocale, CustomerStrings> = {
     transaction: 'Transaction',
     payment: 'Paiement',
     footer: 'Envoyé au nom de {merchant} par son service de paiement.',
+    refundSubject: '{merchant} vous envoie un remboursement',
+    refundIntro:
+      '{merchant} rembourse votre paiement. Ouvrez le lien pour indiquer l’adresse à laquelle l’envoyer. Le lien ne fonctionne qu’une fois.',
+    refundAction: 'Indiquer l’adresse de remboursement',
+    network: 'Réseau',
+    validUntil: 'Lien valable jusqu’au',
   },
   es: {
     receiptSubject: 'Su pago a {merchant} se ha completado',
@@ -101,6 +125,12 @@ export const customerStrings: Record<MailLocale, CustomerStrings> = {
     transaction: 'Transacción',
     payment: 'Pago',
     footer: 'Enviado en nombre de {merchant} por su servicio de pagos.',
+    refundSubject: '{merchant} le envía un reembolso',
+    refundIntro:
+      '{merchant} le reembolsa su pago. Abra el enlace para indicar la dirección a la que enviarlo. El enlace funciona una sola vez.',
+    refundAction: 'Indicar la dirección de reembolso',
+    network: 'Red',
+    validUntil: 'Enlace válido hasta',
   },
   it: {
     receiptSubject: 'Il tuo pagamento a {merchant} è completato',
@@ -121,6 +151,12 @@ export const customerStrings: Record<MailLocale, CustomerStrings> = {
     transaction: 'Transazione',
     payment: 'Pagamento',
     footer: 'Inviato per conto di {merchant} dal suo servizio di pagamento.',
+    refundSubject: '{merchant} ti invia un rimborso',
+    refundIntro:
+      '{merchant} ti rimborsa il pagamento. Apri il link per indicare l’indirizzo a cui inviarlo. Il link funziona una sola volta.',
+    refundAction: 'Indica l’indirizzo per il rimborso',
+    network: 'Rete',
+    validUntil: 'Link valido fino al',
   },
   pt: {
     receiptSubject: 'O seu pagamento a {merchant} está concluído',
@@ -141,6 +177,12 @@ export const customerStrings: Record<MailLocale, CustomerStrings> = {
     transaction: 'Transação',
     payment: 'Pagamento',
     footer: 'Enviado em nome de {merchant} pelo seu serviço de pagamentos.',
+    refundSubject: '{merchant} está a enviar-lhe um reembolso',
+    refundIntro:
+      '{merchant} está a reembolsar o seu pagamento. Abra o link para indicar o endereço para onde o enviar. O link funciona uma única vez.',
+    refundAction: 'Indicar o endereço de reembolso',
+    network: 'Rede',
+    validUntil: 'Link válido até',
   },
   nl: {
     receiptSubject: 'Uw betaling aan {merchant} is voltooid',
@@ -161,6 +203,12 @@ export const customerStrings: Record<MailLocale, CustomerStrings> = {
     transaction: 'Transactie',
     payment: 'Betaling',
     footer: 'Namens {merchant} verstuurd door zijn betaaldienst.',
+    refundSubject: '{merchant} stuurt u een terugbetaling',
+    refundIntro:
+      '{merchant} betaalt uw betaling terug. Open de link om het adres op te geven waarnaar het bedrag moet gaan. De link werkt één keer.',
+    refundAction: 'Terugbetalingsadres opgeven',
+    network: 'Netwerk',
+    validUntil: 'Link geldig tot',
   },
   pl: {
     receiptSubject: 'Twoja płatność dla {merchant} została zakończona',
@@ -180,6 +228,12 @@ export const customerStrings: Record<MailLocale, CustomerStrings> = {
     transaction: 'Transakcja',
     payment: 'Płatność',
     footer: 'Wysłane w imieniu {merchant} przez jego serwis płatności.',
+    refundSubject: '{merchant} wysyła Ci zwrot',
+    refundIntro:
+      '{merchant} zwraca Twoją płatność. Otwórz link, aby podać adres, na który ma trafić zwrot. Link działa tylko raz.',
+    refundAction: 'Podaj adres do zwrotu',
+    network: 'Sieć',
+    validUntil: 'Link ważny do',
   },
   ja: {
     receiptSubject: '{merchant} へのお支払いが完了しました',
@@ -199,6 +253,12 @@ export const customerStrings: Record<MailLocale, CustomerStrings> = {
     transaction: 'トランザクション',
     payment: '支払い',
     footer: '{merchant} の決済サービスが代理で送信しました。',
+    refundSubject: '{merchant} から返金があります',
+    refundIntro:
+      '{merchant} がお支払いを返金します。リンクを開いて、返金先のアドレスを入力してください。リンクは一度だけ使えます。',
+    refundAction: '返金先アドレスを入力',
+    network: 'ネットワーク',
+    validUntil: 'リンクの有効期限',
   },
   zh: {
     receiptSubject: '您向 {merchant} 的付款已完成',
@@ -217,6 +277,11 @@ export const customerStrings: Record<MailLocale, CustomerStrings> = {
     transaction: '交易',
     payment: '付款',
     footer: '由 {merchant} 的支付服务代为发送。',
+    refundSubject: '{merchant} 正在向您退款',
+    refundIntro: '{merchant} 正在退还您的付款。请打开链接，填写接收退款的地址。该链接只能使用一次。',
+    refundAction: '填写退款地址',
+    network: '网络',
+    validUntil: '链接有效期至',
   },
 };
 

@@ -7,6 +7,7 @@ import { paymentAsset } from '../payments/payment.js';
 import { findMerchantPayment } from '../payments/store.js';
 import type { Database } from '../store/schema.js';
 import { inTransaction } from '../store/transaction.js';
+import { type ClaimRequest, claimColumns, type IssuedClaim, issuedClaim, mailClaimLink } from './claim-link.js';
 import { refundDestination } from './destination.js';
 import { insertRefundEvent } from './events.js';
 import type { Refund } from './refund.js';
@@ -21,7 +22,12 @@ export interface NewRefund {
   /** The customer's address as the merchant entered it: the refund is `ready` at once. */
   address?: string | undefined;
   reason?: string | undefined;
+  /** Without an address: ask the customer for it through a claim link (core/refunds/claim-link.ts). */
+  claim?: ClaimRequest | undefined;
 }
+
+/** A new refund, with the claim link made with it (shown to the merchant this once), if one was asked. */
+export type CreatedRefund = Refund & { claim?: IssuedClaim };
 
 /** Thrown to leave the transaction when the input is refused: a refused refund writes nothing. */
 class Refused extends Error {
@@ -52,15 +58,18 @@ export async function createRefund(
   chains: RefundChains,
   explorer: (r: Refund) => string | null,
   n: NewRefund,
-): Promise<Result<Refund>> {
+): Promise<Result<CreatedRefund>> {
   try {
     return await inTransaction(db, async (trx) => {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const r = await attemptCreate(trx, clock, catalog, chains, n);
         if (r === 'moved') continue;
         if (!r.ok) throw new Refused(r);
-        await insertRefundEvent(trx, r.value, explorer(r.value), r.value.created_at);
-        return r;
+        const refund = r.value;
+        await insertRefundEvent(trx, refund, explorer(refund), refund.created_at);
+        if (!n.claim || refund.claim_expires_at === null) return ok(refund);
+        const emailed = await mailClaimLink(trx, refund, n.claim, refund.claim_expires_at, refund.created_at);
+        return ok({ ...refund, claim: issuedClaim(n.claim, refund.claim_expires_at, emailed) });
       }
       throw new Refused(err(new AppError('CONFLICT', 'Too many refunds of this payment at once; try again')));
     });
@@ -102,6 +111,8 @@ async function attemptCreate(
     );
   }
   let address: string | null = null;
+  if (n.claim && n.address !== undefined)
+    return err(invalid('claim_link', 'A refund with an address needs no claim link: give one or the other'));
   if (n.address !== undefined) {
     const d = refundDestination(asset, n.address);
     if (!d.ok) return d;
@@ -123,8 +134,7 @@ async function attemptCreate(
     address_source: address ? 'merchant' : null,
     // The merchant typed it: entering it is confirming it.
     address_confirmed_at: address ? now : null,
-    claim_token_hash: null,
-    claim_expires_at: null,
+    ...(n.claim ? claimColumns(n.claim, now) : { claim_token_hash: null, claim_expires_at: null }),
     reason: n.reason ?? null,
     txid: null,
     created_at: now,

@@ -36,6 +36,11 @@ export function refundView(r: Refund, transfers: readonly RefundTransfer[], expl
     address: r.address,
     address_source: r.address_source,
     address_confirmed: r.address_confirmed_at !== null,
+    // A claim link still waiting for the customer's address (its token is never shown again after its creation).
+    claim_link_expires_at:
+      r.status === 'awaiting_address' && r.address === null && r.claim_token_hash !== null
+        ? isoOrNull(r.claim_expires_at)
+        : null,
     reason: r.reason,
     txid: r.txid,
     explorer_url: r.txid && explorer ? `${explorer.replace(/\/$/, '')}/tx/${r.txid}` : null,

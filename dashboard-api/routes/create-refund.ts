@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
-import { invalid } from '../../core/errors.js';
 import { createRefund } from '../../core/refunds/create-refund.js';
 import { explorerOf } from '../../core/refunds/refund.js';
 import { refundViews } from '../../core/refunds/views.js';
-import { checkSecondFactor, requiresTwoFactor } from '../../core/users/two-factor.js';
+import { claimRequest } from '../../merchant-api/routes/claim-link.js';
 import { createRefundSchema } from '../../merchant-api/routes/create-refund.js';
 import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
+import { requireFreshCode } from '../fresh-code.js';
 
 export const dashCreateRefundSchema = createRefundSchema.extend({
   /** A fresh two-factor code, required where the merchant requires two-factor of its members. */
@@ -31,12 +31,7 @@ export function registerDashCreateRefund(app: Hono<DashEnv>, x: DashCtx): void {
       x,
       c,
       async (trx) => {
-        if (await requiresTwoFactor(trx, merchant.id)) {
-          const code = data.code ?? '';
-          const userId = c.get('signedIn').userId;
-          if (!code || !(await checkSecondFactor(trx, userId, code, x.deps.clock.now())))
-            throw invalid('code', 'A fresh two-factor code is required to confirm a refund');
-        }
+        await requireFreshCode(x, c, trx, data.code, 'confirm a refund');
         const r = await createRefund(
           trx,
           x.deps.clock,
@@ -49,6 +44,7 @@ export function registerDashCreateRefund(app: Hono<DashEnv>, x: DashCtx): void {
             amountUnits: data.amount_units === undefined ? undefined : BigInt(data.amount_units),
             address: data.address,
             reason: data.reason,
+            claim: data.claim_link && claimRequest(data.claim_link, x.deps.settings.publicUrl),
           },
         );
         if (!r.ok) throw r.error;
@@ -57,11 +53,17 @@ export function registerDashCreateRefund(app: Hono<DashEnv>, x: DashCtx): void {
       (r) => ({
         action: 'refund.create',
         target: r.id,
-        details: { payment_id: r.payment_id, amount_units: r.amount_units, currency: r.asset, address: r.address },
+        details: {
+          payment_id: r.payment_id,
+          amount_units: r.amount_units,
+          currency: r.asset,
+          address: r.address,
+          ...(r.claim ? { claim_link_expires_at: r.claim.expires_at, claim_link_emailed: r.claim.emailed } : {}),
+        },
       }),
     );
     x.deps.webhooks.wake();
     const [view] = await refundViews(x.deps.db, x.deps.chains, x.deps.catalog, [refund]);
-    return ok(c, view, 'Refund created', 201);
+    return ok(c, view && { ...view, claim_link: refund.claim ?? null }, 'Refund created', 201);
   });
 }

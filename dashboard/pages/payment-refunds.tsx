@@ -3,6 +3,7 @@ import { money, when } from '../format.js';
 import { ConfirmButton } from '../ui/confirm.js';
 import { CopyButton } from '../ui/copy.js';
 import { DataTable } from '../ui/data-table.js';
+import { ClaimLinkFields, claimLinkBody, RefundClaim, rememberClaimLink } from './refund-claim.js';
 import { RefundSendList, type RefundSendRow } from './refund-send.js';
 
 /** A refund as GET /merchants/{id}/payments/{payment_id} lists it (core/refunds/refund.ts `refundView`). */
@@ -12,7 +13,9 @@ export interface RefundRow extends RefundSendRow {
   amount_units: string;
   currency: string;
   address: string | null;
+  address_source?: 'merchant' | 'customer' | null;
   address_confirmed: boolean;
+  claim_link_expires_at?: string | null;
   reason: string | null;
   txid: string | null;
   explorer_url: string | null;
@@ -102,8 +105,11 @@ export function PaymentRefunds(props: {
             }
             void props.act(
               () =>
-                api(m(merchantId, `/payments/${paymentId}/refunds`), { body })
-                  .then(() => form.reset())
+                api(m(merchantId, `/payments/${paymentId}/refunds`), { body: { ...body, ...claimLinkBody(f) } })
+                  .then((created) => {
+                    rememberClaimLink(created);
+                    form.reset();
+                  })
                   .catch((e: unknown) => Promise.reject(withFields(e))),
               'Refund created: send it from your wallet to the address',
             );
@@ -117,6 +123,7 @@ export function PaymentRefunds(props: {
             Customer’s address
             <input name="address" autocomplete="off" spellcheck={false} />
           </label>
+          <ClaimLinkFields />
           <label>
             Reason (optional)
             <input name="reason" maxLength={500} autocomplete="off" />
@@ -166,6 +173,7 @@ export function PaymentRefunds(props: {
                   ) : (
                     'not given yet'
                   )}
+                  <RefundClaim merchantId={merchantId} refund={r} owner={owner} act={props.act} />
                 </td>
                 <td class="mono wrap">
                   {r.txid && r.explorer_url ? (

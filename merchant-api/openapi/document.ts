@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { IDEMPOTENCY_KEY_RE } from '../../core/payments/idempotency.js';
 import { balancesOperation } from '../routes/balances.js';
 import { cancelRefundOperation } from '../routes/cancel-refund.js';
+import { claimLinkOperation } from '../routes/claim-link.js';
+import { confirmRefundAddressOperation } from '../routes/confirm-refund-address.js';
 import { createLinkOperation } from '../routes/create-link.js';
 import { createPaymentLinkOperation, createPaymentOperation } from '../routes/create-payment.js';
 import { createRefundOperation } from '../routes/create-refund.js';
@@ -26,7 +28,7 @@ import { updateLinkOperation } from '../routes/update-link.js';
 import { enableWebhookEndpointOperation, getWebhookEndpointOperation } from '../routes/webhook-endpoint.js';
 import { reusableLinkDetailSchema, reusableLinkSchema } from './link-responses.js';
 import { commonErrors, type ErrorStatus, type Operation } from './operation.js';
-import { refundReadSchema, refundSchema, refundUpdatedSchema } from './refund-schemas.js';
+import { refundReadSchema, refundSchema, refundUpdatedSchema, refundWithClaimSchema } from './refund-schemas.js';
 import {
   balanceSchema,
   currencySchema,
@@ -58,6 +60,8 @@ export const operations: Operation[] = [
   getRefundOperation,
   cancelRefundOperation,
   proveRefundOperation,
+  claimLinkOperation,
+  confirmRefundAddressOperation,
   listCurrenciesOperation,
   minimumAmountOperation,
   estimateOperation,
@@ -85,6 +89,7 @@ const namedSchemas: Record<string, z.ZodType> = {
   WebhookDelivery: deliverySchema,
   PaymentUpdatedEvent: paymentUpdatedSchema,
   Refund: refundReadSchema,
+  RefundWithClaimLink: refundWithClaimSchema,
   RefundInEvent: refundSchema,
   RefundUpdatedEvent: refundUpdatedSchema,
   OpenApiDocument: openApiDocumentSchema,

@@ -33,7 +33,14 @@ export const refundSchema = z.strictObject({
   network: z.string().meta({ examples: ['eth'] }),
   address: z.string().nullable().meta({ description: "The customer's address; null while awaited" }),
   address_source: z.enum(['merchant', 'customer']).nullable(),
-  address_confirmed: z.boolean().meta({ description: 'The merchant confirmed the address: it can no longer change' }),
+  address_confirmed: z.boolean().meta({
+    description:
+      'The merchant confirmed the address: it can no longer change. An address the customer gave through a claim link stays unconfirmed (and the refund `awaiting_address`, with no `send`) until the merchant confirms it',
+  }),
+  claim_link_expires_at: timestampSchema.nullable().meta({
+    description:
+      "When the claim link asking the customer's address expires (or expired: compare with the time); null once it was used, or when none was made or the refund moved on",
+  }),
   reason: z.string().nullable(),
   txid: z.string().nullable().meta({ description: 'The transaction that carried the exact amount to the address' }),
   explorer_url: z.string().nullable(),
@@ -73,6 +80,21 @@ export const refundReadSchema = refundSchema.extend({
     .nullable()
     .meta({ description: 'Null until the address is confirmed, and once cancelled' }),
 });
+
+/** A claim link as the merchant sees it once, when it is made (only the token's hash is kept). */
+export const claimLinkSchema = z
+  .strictObject({
+    url: z.string().meta({
+      description: "The customer's single-use page to give the refund address, at the service's PUBLIC_URL",
+      examples: ['https://pay.example.com/refund/Q2xhaW0tdG9rZW4tZXhhbXBsZS1vbmx5LTQzLWNoYXJz'],
+    }),
+    expires_at: timestampSchema,
+    emailed: z.boolean().meta({ description: "A mail with the link was queued to the payment's customer e-mail" }),
+  })
+  .meta({ description: 'Shown only in this answer: copy it now to hand it over yourself' });
+
+/** A refund with the claim link just made for it. */
+export const refundWithClaimSchema = refundReadSchema.extend({ claim_link: claimLinkSchema.nullable() });
 
 export const refundListSchema = z.strictObject({ refunds: z.array(refundReadSchema) });
 

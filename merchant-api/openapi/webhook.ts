@@ -136,6 +136,7 @@ export const refundUpdatedWebhook = {
               address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
               address_source: 'merchant',
               address_confirmed: true,
+              claim_link_expires_at: null,
               reason: 'Returned item',
               txid: '9c3b0e7f2a4d6c8e1b3f5a7d9c2e4b6a8f0d1c3e5a7b9d2f4c6e8a0b2d4f6a8c',
               explorer_url: null,

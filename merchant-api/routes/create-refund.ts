@@ -10,7 +10,8 @@ import { refundViews } from '../../core/refunds/views.js';
 import type { MerchantEnv } from '../auth.js';
 import type { Operation } from '../openapi/operation.js';
 import { bodyErrors } from '../openapi/operation.js';
-import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
+import { asSent, refundWithClaimSchema } from '../openapi/refund-schemas.js';
+import { claimLinkRequestSchema, claimRequest } from './claim-link.js';
 
 export const createRefundSchema = z.strictObject({
   amount_units: z
@@ -29,6 +30,7 @@ export const createRefundSchema = z.strictObject({
     .optional()
     .meta({ description: "The customer's address on the payment's network; the refund is `ready` at once" }),
   reason: z.string().max(500).optional(),
+  claim_link: claimLinkRequestSchema.optional(),
 });
 
 /**
@@ -45,11 +47,15 @@ export function registerCreateRefund(app: Hono<MerchantEnv>, deps: ApiDeps): voi
       amountUnits: data.amount_units === undefined ? undefined : BigInt(data.amount_units),
       address: data.address,
       reason: data.reason,
+      claim: data.claim_link && claimRequest(data.claim_link, deps.settings.publicUrl),
     });
     if (!r.ok) throw r.error;
     deps.webhooks.wake();
     const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r.value]);
-    const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
+    const body: z.input<typeof refundWithClaimSchema> | undefined = view && {
+      ...asSent(view),
+      claim_link: r.value.claim ?? null,
+    };
     return ok(c, body, 'Refund created', 201);
   });
 }
@@ -60,7 +66,7 @@ export const createRefundOperation: Operation = {
   operationId: 'createRefund',
   summary: 'Refund a payment (in part or in full)',
   description:
-    "Creates a refund in the paid asset's exact base units, within what the payment received less what its other refunds hold (a 422 on `amount_units` names that limit). With `address` it is `ready` for the merchant's wallet to send; without, it awaits one. A `refund.updated` webhook follows every change.",
+    "Creates a refund in the paid asset's exact base units, within what the payment received less what its other refunds hold (a 422 on `amount_units` names that limit). With `address` it is `ready` for the merchant's wallet to send; without, it awaits one, and `claim_link` asks the customer for it through a single-use hosted page (mailed to the payment's customer; the link is in this answer only). An address given by the customer must then be confirmed (POST /refunds/{refund_id}/address) before the refund is `ready`. A `refund.updated` webhook follows every change.",
   tag: 'Refunds',
   pathParams: { payment_id: { description: 'Payment id', example: 'pay_8fJ2kLq0Zx' } },
   body: {
@@ -68,6 +74,6 @@ export const createRefundOperation: Operation = {
     required: true,
     example: { amount_units: '1500', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
   },
-  success: { status: 201, description: 'The refund', data: refundReadSchema },
+  success: { status: 201, description: 'The refund', data: refundWithClaimSchema },
   errors: [...bodyErrors, 404, 409],
 };
