@@ -1,27 +1,6 @@
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY_RE } from '../../core/payments/idempotency.js';
-import { balancesOperation } from '../routes/balances.js';
-import { cancelRefundOperation } from '../routes/cancel-refund.js';
-import { createLinkOperation } from '../routes/create-link.js';
-import { createPaymentLinkOperation, createPaymentOperation } from '../routes/create-payment.js';
-import { createRefundOperation } from '../routes/create-refund.js';
-import { estimateOperation } from '../routes/estimate.js';
-import { getDeliveryOperation } from '../routes/get-delivery.js';
-import { getLinkOperation } from '../routes/get-link.js';
-import { getPaymentOperation } from '../routes/get-payment.js';
-import { getRefundOperation } from '../routes/get-refund.js';
-import { listCurrenciesOperation } from '../routes/list-currencies.js';
-import { listDeliveriesOperation } from '../routes/list-deliveries.js';
-import { listLinksOperation } from '../routes/list-links.js';
-import { listPaymentsOperation } from '../routes/list-payments.js';
-import { listRefundsOperation } from '../routes/list-refunds.js';
-import { minimumAmountOperation } from '../routes/minimum-amount.js';
-import { redeliverOperation } from '../routes/redeliver.js';
-import { sandboxBlocksOperation } from '../routes/sandbox-blocks.js';
-import { sandboxTransfersOperation } from '../routes/sandbox-transfers.js';
-import { sendTestEventOperation } from '../routes/send-test-event.js';
-import { updateLinkOperation } from '../routes/update-link.js';
-import { enableWebhookEndpointOperation, getWebhookEndpointOperation } from '../routes/webhook-endpoint.js';
+import { merchantRoutes } from '../route-list.js';
 import { reusableLinkDetailSchema, reusableLinkSchema } from './link-responses.js';
 import { commonErrors, type ErrorStatus, type Operation } from './operation.js';
 import { refundReadSchema, refundSchema, refundUpdatedSchema } from './refund-schemas.js';
@@ -39,33 +18,8 @@ import {
 } from './responses.js';
 import { paymentUpdatedWebhook, refundUpdatedWebhook } from './webhook.js';
 
-/** Every /api/v1 operation, in the order the reference reads best. A route missing here fails a test. */
-export const operations: Operation[] = [
-  createPaymentOperation,
-  createPaymentLinkOperation,
-  getPaymentOperation,
-  listPaymentsOperation,
-  createLinkOperation,
-  listLinksOperation,
-  getLinkOperation,
-  updateLinkOperation,
-  createRefundOperation,
-  listRefundsOperation,
-  getRefundOperation,
-  cancelRefundOperation,
-  listCurrenciesOperation,
-  minimumAmountOperation,
-  estimateOperation,
-  balancesOperation,
-  listDeliveriesOperation,
-  getDeliveryOperation,
-  redeliverOperation,
-  sendTestEventOperation,
-  getWebhookEndpointOperation,
-  enableWebhookEndpointOperation,
-  sandboxTransfersOperation,
-  sandboxBlocksOperation,
-];
+/** Every keyed /api/v1 operation: the routes the app serves, in the order the reference reads best. */
+export const operations: Operation[] = merchantRoutes;
 
 /** Schemas shown under their own name in `components.schemas` (everything else is inlined where used). */
 const namedSchemas: Record<string, z.ZodType> = {

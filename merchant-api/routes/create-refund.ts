@@ -1,16 +1,13 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { createRefund } from '../../core/refunds/create-refund.js';
 import { explorerOf } from '../../core/refunds/refund.js';
 import { refundViews } from '../../core/refunds/views.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { bodyErrors } from '../openapi/operation.js';
 import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
+import type { MerchantRoute } from '../route.js';
 
 export const createRefundSchema = z.strictObject({
   amount_units: z
@@ -35,26 +32,7 @@ export const createRefundSchema = z.strictObject({
  * POST /payments/{payment_id}/refunds (201): a refund of what the payment received, never more than is left even
  * when several are created at once. The service never sends it: the merchant's wallet does, and the watchers see it.
  */
-export function registerCreateRefund(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.post('/payments/:payment_id/refunds', async (c) => {
-    const paymentId = idParam(c, 'payment_id', 'Payment');
-    const { data } = await readJson(c, createRefundSchema, deps.limits.bodyBytes);
-    const r = await createRefund(deps.db, deps.clock, deps.catalog, deps.chains, (x) => explorerOf(deps.chains, x), {
-      merchantId: c.get('merchant').id,
-      paymentId,
-      amountUnits: data.amount_units === undefined ? undefined : BigInt(data.amount_units),
-      address: data.address,
-      reason: data.reason,
-    });
-    if (!r.ok) throw r.error;
-    deps.webhooks.wake();
-    const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r.value]);
-    const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
-    return ok(c, body, 'Refund created', 201);
-  });
-}
-
-export const createRefundOperation: Operation = {
+export const createRefundRoute: MerchantRoute = {
   method: 'post',
   path: '/payments/{payment_id}/refunds',
   operationId: 'createRefund',
@@ -70,4 +48,20 @@ export const createRefundOperation: Operation = {
   },
   success: { status: 201, description: 'The refund', data: refundReadSchema },
   errors: [...bodyErrors, 404, 409],
+  handler: (deps) => async (c) => {
+    const paymentId = idParam(c, 'payment_id', 'Payment');
+    const { data } = await readJson(c, createRefundSchema, deps.limits.bodyBytes);
+    const r = await createRefund(deps.db, deps.clock, deps.catalog, deps.chains, (x) => explorerOf(deps.chains, x), {
+      merchantId: c.get('merchant').id,
+      paymentId,
+      amountUnits: data.amount_units === undefined ? undefined : BigInt(data.amount_units),
+      address: data.address,
+      reason: data.reason,
+    });
+    if (!r.ok) throw r.error;
+    deps.webhooks.wake();
+    const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r.value]);
+    const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
+    return ok(c, body, 'Refund created', 201);
+  },
 };
