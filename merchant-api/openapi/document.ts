@@ -1,19 +1,17 @@
 import { z } from 'zod';
+import { reusableLinkDetailSchema, reusableLinkSchema } from '../../api-kit/link-view-schemas.js';
+import { directPaymentSchema, paymentLinkSchema, paymentStatusViewSchema } from '../../api-kit/payment-schemas.js';
 import { IDEMPOTENCY_KEY_RE } from '../../core/payments/idempotency.js';
 import { merchantRoutes } from '../route-list.js';
-import { reusableLinkDetailSchema, reusableLinkSchema } from './link-responses.js';
 import { commonErrors, type ErrorStatus, type Operation } from './operation.js';
 import { refundReadSchema, refundSchema, refundUpdatedSchema } from './refund-schemas.js';
 import {
   balanceSchema,
   currencySchema,
   deliverySchema,
-  directPaymentSchema,
   envelopeSchema,
   errorEnvelopeSchema,
   openApiDocumentSchema,
-  paymentLinkSchema,
-  paymentStatusViewSchema,
   paymentUpdatedSchema,
 } from './responses.js';
 import { paymentUpdatedWebhook, refundUpdatedWebhook } from './webhook.js';

@@ -1,10 +1,10 @@
 import { readJson } from '../../api-kit/body.js';
 import { createLinkSchema, termsFromCreate } from '../../api-kit/link-schemas.js';
+import { reusableLinkDetailSchema } from '../../api-kit/link-view-schemas.js';
 import { linkDetailView } from '../../api-kit/link-views.js';
 import { createLink } from '../../core/links/manage-links.js';
 import { stringifyJson } from '../../core/money/decimal.js';
 import { merchantCurrency } from '../../core/payments/create-payment.js';
-import { reusableLinkDetailSchema } from '../openapi/link-responses.js';
 import { bodyErrors } from '../openapi/operation.js';
 import type { MerchantRoute } from '../route.js';
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { requestHeader } from '../../api-kit/node-request.js';
+import { directPaymentSchema, paymentLinkSchema } from '../../api-kit/payment-schemas.js';
 import { directPaymentView, paymentLinkView } from '../../api-kit/payment-views.js';
 import {
   currencyCodeSchema,
@@ -22,7 +23,6 @@ import type { Payment } from '../../core/payments/payment.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
 import type { MerchantEnv } from '../auth.js';
 import { bodyErrors, pricingErrors } from '../openapi/operation.js';
-import { directPaymentSchema, paymentLinkSchema } from '../openapi/responses.js';
 import type { ClientAddress, MerchantRoute } from '../route.js';
 
 /** The body of POST /payments and POST /payment-links (API §4.6, 4.7). */

@@ -1,3 +1,4 @@
+import { reusableLinkDetailSchema } from '../../api-kit/link-view-schemas.js';
 import { linkDetailView } from '../../api-kit/link-views.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { notFound } from '../../core/errors.js';
@@ -5,7 +6,6 @@ import { linkTotals } from '../../core/links/links.js';
 import { withStatus } from '../../core/links/manage-links.js';
 import { findMerchantLink } from '../../core/links/store.js';
 import { stringifyJson } from '../../core/money/decimal.js';
-import { reusableLinkDetailSchema } from '../openapi/link-responses.js';
 import type { MerchantRoute } from '../route.js';
 
 /** GET /links/{link_id}: a link with its payment counts and paid totals; another merchant's link is a 404. */

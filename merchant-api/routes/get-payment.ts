@@ -1,9 +1,9 @@
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
+import { paymentStatusViewSchema } from '../../api-kit/payment-schemas.js';
 import { paymentStatusView } from '../../api-kit/payment-views.js';
 import { notFound } from '../../core/errors.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
-import { paymentStatusViewSchema } from '../openapi/responses.js';
 import type { MerchantRoute } from '../route.js';
 
 /** GET /payments/{payment_id} (API §4.8): another merchant's payment is a 404, exactly like a missing one. */

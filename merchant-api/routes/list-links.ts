@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
+import { reusableLinkListSchema } from '../../api-kit/link-view-schemas.js';
 import { linkView } from '../../api-kit/link-views.js';
 import { withStatus } from '../../core/links/manage-links.js';
 import { listLinks } from '../../core/links/store.js';
 import { stringifyJson } from '../../core/money/decimal.js';
-import { reusableLinkListSchema } from '../openapi/link-responses.js';
 import type { MerchantRoute } from '../route.js';
 
 export const listLinksQuerySchema = z.strictObject({

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
+import { paymentListSchema } from '../../api-kit/payment-schemas.js';
 import { paymentStatusView } from '../../api-kit/payment-views.js';
 import { paymentStatuses } from '../../core/payments/status.js';
 import { listPayments } from '../../core/payments/store.js';
-import { paymentListSchema } from '../openapi/responses.js';
 import type { MerchantRoute } from '../route.js';
 
 const isoTime = z.iso

@@ -1,11 +1,11 @@
 import { readJson } from '../../api-kit/body.js';
 import { termsWithUpdate, updateLinkSchema } from '../../api-kit/link-schemas.js';
+import { reusableLinkDetailSchema } from '../../api-kit/link-view-schemas.js';
 import { linkDetailView } from '../../api-kit/link-views.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { linkTotals } from '../../core/links/links.js';
 import { changeLink, withStatus } from '../../core/links/manage-links.js';
 import { stringifyJson } from '../../core/money/decimal.js';
-import { reusableLinkDetailSchema } from '../openapi/link-responses.js';
 import { bodyErrors } from '../openapi/operation.js';
 import type { MerchantRoute } from '../route.js';
 
