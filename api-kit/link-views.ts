@@ -3,6 +3,8 @@ import { type LinkStatus, linkCurrencies, type linkTotals } from '../core/links/
 import type { PaymentLink } from '../core/links/store.js';
 import { Decimal } from '../core/money/decimal.js';
 import { qrSvgDataUrl } from '../core/qr/encode.js';
+import type { reusableLinkDetailSchema, reusableLinkSchema } from './link-view-schemas.js';
+import type { ViewOf } from './payment-schemas.js';
 
 /** The public URL of a reusable link: `PUBLIC_URL/l/{token}`. */
 export function linkUrl(link: Pick<PaymentLink, 'token'>, publicUrl: string): string {
@@ -12,7 +14,7 @@ export function linkUrl(link: Pick<PaymentLink, 'token'>, publicUrl: string): st
 const amount = (text: string | null) => (text === null ? null : new Decimal(text));
 
 /** A reusable link as both APIs show it; amounts are exact JSON numbers (write with stringifyJson). */
-export function linkView(link: PaymentLink, status: LinkStatus, publicUrl: string) {
+export function linkView(link: PaymentLink, status: LinkStatus, publicUrl: string): ViewOf<typeof reusableLinkSchema> {
   return {
     id: link.id,
     name: link.name,
@@ -38,7 +40,7 @@ export function linkDetailView(
   status: LinkStatus,
   publicUrl: string,
   totals: Awaited<ReturnType<typeof linkTotals>>,
-) {
+): ViewOf<typeof reusableLinkDetailSchema> {
   return {
     ...linkView(link, status, publicUrl),
     qr_code_url: qrSvgDataUrl(linkUrl(link, publicUrl)),

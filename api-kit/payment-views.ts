@@ -11,6 +11,7 @@ import {
 } from '../core/payments/payment.js';
 import { qrSvgDataUrl } from '../core/qr/encode.js';
 import { type PaymentUriInput, type PaymentUris, paymentUris } from '../core/qr/payment-uri.js';
+import type { directPaymentSchema, paymentLinkSchema, paymentStatusViewSchema, ViewOf } from './payment-schemas.js';
 
 /**
  * Representations of a payment for the API (API §2.3). One builder per shape; every amount is a `Decimal`
@@ -71,7 +72,12 @@ function urls(p: Payment, publicUrl: string, pageSecret?: string) {
 }
 
 /** POST /payments (201): payment, customer, pricing, blockchain, qr, merchant_reference, integration_recommendations. */
-export function directPaymentView(p: Payment, catalog: Catalog, publicUrl: string, pageSecret?: string) {
+export function directPaymentView(
+  p: Payment,
+  catalog: Catalog,
+  publicUrl: string,
+  pageSecret?: string,
+): ViewOf<typeof directPaymentSchema> {
   const payAmount = new Decimal(payAmountText(p));
   return {
     payment: {
@@ -114,7 +120,7 @@ export function directPaymentView(p: Payment, catalog: Catalog, publicUrl: strin
 }
 
 /** POST /payment-links (201): payment, customer, pricing, blockchain, timing, additional_info. */
-export function paymentLinkView(p: Payment, publicUrl: string, pageSecret?: string) {
+export function paymentLinkView(p: Payment, publicUrl: string, pageSecret?: string): ViewOf<typeof paymentLinkSchema> {
   return {
     payment: {
       payment_id: p.id,
@@ -168,7 +174,7 @@ export function paymentLinkView(p: Payment, publicUrl: string, pageSecret?: stri
 }
 
 /** GET /payments/{id} (API §2.3 status representation) plus lifecycle fields useful for reconciliation. */
-export function paymentStatusView(p: Payment) {
+export function paymentStatusView(p: Payment): ViewOf<typeof paymentStatusViewSchema> {
   return {
     ...paymentStateFields(p),
     created_at: iso(p.created_at),

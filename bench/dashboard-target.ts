@@ -11,13 +11,23 @@ import { newId } from '../core/ids.js';
 import { createMerchant } from '../core/merchants/merchants.js';
 import { insertDeposit } from '../core/payments/deposits.js';
 import type { Payment } from '../core/payments/payment.js';
+import type { PaymentStatus } from '../core/payments/status.js';
 import { insertPayment } from '../core/payments/store.js';
 import { addUser } from '../core/users/accounts.js';
 import { loadConfig } from '../server/config.js';
 import { buildService } from '../server/service.js';
 
 const COUNT = Number(process.env.SEED_PAYMENTS ?? '100000');
-const STATUSES = ['waiting', 'expired', 'expired', 'finished', 'finished', 'finished', 'confirming', 'partially_paid'];
+const STATUSES: PaymentStatus[] = [
+  'waiting',
+  'expired',
+  'expired',
+  'finished',
+  'finished',
+  'finished',
+  'confirming',
+  'partially_paid',
+];
 const ASSETS = [
   ['BTC', 'btc', 8],
   ['ETH', 'eth', 18],
@@ -46,7 +56,7 @@ async function main(): Promise<void> {
         for (let i = b; i < Math.min(COUNT, b + 250); i++) {
           const [code, network, decimals] = ASSETS[i % ASSETS.length] as (typeof ASSETS)[number];
           const created = now - span + Math.floor((i * span) / COUNT);
-          const status = STATUSES[i % STATUSES.length] as string;
+          const status = STATUSES[i % STATUSES.length] as PaymentStatus;
           batch.push({
             id: newId('pay'),
             invoice_id: newId('inv'),

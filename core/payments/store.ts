@@ -5,6 +5,7 @@ import { keysetPage } from '../store/cursor.js';
 import { isPostgres } from '../store/dialect.js';
 import type { Database } from '../store/schema.js';
 import type { Payment } from './payment.js';
+import type { PaymentStatus } from './status.js';
 
 /*
  * The payments table: every read, insert, lock and state write of a payment is one function here, so the rest of
@@ -126,7 +127,7 @@ export const paymentSorts = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as
 export type PaymentSort = (typeof paymentSorts)[number];
 
 export interface ListFilter {
-  status?: string | undefined;
+  status?: PaymentStatus | undefined;
   /** Asset code (pay_currency). */
   asset?: string | undefined;
   createdFrom?: number | undefined;

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DashClient, userOf } from '../../dashboard-api/testing/client.js';
 import { startTestService, type TestService } from '../../server/testing/harness.js';
 import { until } from '../../server/testing/until.js';
+import { startRatesServer } from '../chains/evm/testing/rates-server.js';
 import { parseViewKey, subaddressAt } from '../chains/monero/monero.js';
 import { setViewKey } from '../chains/monero/monero-keys.js';
-import { startRatesServer } from '../chains/evm/testing/rates-server.js';
 import { type Monerod, startMonerod } from '../chains/monero/testing/monerod.js';
 import { randomWalletKeys } from '../chains/monero/testing/wallet-keys.js';
 

@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { FiatCode } from '../money/fiat.js';
+import type { PaymentStatus, StatusDetail } from '../payments/status.js';
 import type { PaymentExceptionTable } from './schema-exceptions.js';
 import type { PaymentLinkPaymentTable, PaymentLinkTable, PosSaleTable } from './schema-links.js';
 import type {
@@ -66,11 +68,11 @@ export interface PaymentTable {
   merchant_id: string;
   mode: 'test' | 'live';
   kind: 'direct' | 'link';
-  status: string;
-  status_detail: string;
+  status: PaymentStatus;
+  status_detail: StatusDetail;
   sequence: number;
   price_amount: string;
-  price_currency: string;
+  price_currency: FiatCode;
   pay_currency: string;
   network: string;
   decimals: number;

@@ -1,80 +1,23 @@
 import { z } from 'zod';
+import { reusableLinkDetailSchema, reusableLinkSchema } from '../../api-kit/link-view-schemas.js';
+import { directPaymentSchema, paymentLinkSchema, paymentStatusViewSchema } from '../../api-kit/payment-schemas.js';
 import { IDEMPOTENCY_KEY_RE } from '../../core/payments/idempotency.js';
-import { balancesOperation } from '../routes/balances.js';
-import { cancelRefundOperation } from '../routes/cancel-refund.js';
-import { claimLinkOperation } from '../routes/claim-link.js';
-import { confirmRefundAddressOperation } from '../routes/confirm-refund-address.js';
-import { createLinkOperation } from '../routes/create-link.js';
-import { createPaymentLinkOperation, createPaymentOperation } from '../routes/create-payment.js';
-import { createRefundOperation } from '../routes/create-refund.js';
-import { estimateOperation } from '../routes/estimate.js';
-import { getDeliveryOperation } from '../routes/get-delivery.js';
-import { getLinkOperation } from '../routes/get-link.js';
-import { getPaymentOperation } from '../routes/get-payment.js';
-import { getRefundOperation } from '../routes/get-refund.js';
-import { listCurrenciesOperation } from '../routes/list-currencies.js';
-import { listDeliveriesOperation } from '../routes/list-deliveries.js';
-import { listLinksOperation } from '../routes/list-links.js';
-import { listPaymentsOperation } from '../routes/list-payments.js';
-import { listRefundsOperation } from '../routes/list-refunds.js';
-import { minimumAmountOperation } from '../routes/minimum-amount.js';
-import { acceptPaymentOperation, askRestOperation } from '../routes/payment-exceptions.js';
-import { proveRefundOperation } from '../routes/prove-refund.js';
-import { redeliverOperation } from '../routes/redeliver.js';
-import { sandboxBlocksOperation } from '../routes/sandbox-blocks.js';
-import { sandboxTransfersOperation } from '../routes/sandbox-transfers.js';
-import { sendTestEventOperation } from '../routes/send-test-event.js';
-import { updateLinkOperation } from '../routes/update-link.js';
-import { enableWebhookEndpointOperation, getWebhookEndpointOperation } from '../routes/webhook-endpoint.js';
-import { reusableLinkDetailSchema, reusableLinkSchema } from './link-responses.js';
+import { merchantRoutes } from '../route-list.js';
 import { commonErrors, type ErrorStatus, type Operation } from './operation.js';
 import { refundReadSchema, refundSchema, refundUpdatedSchema, refundWithClaimSchema } from './refund-schemas.js';
 import {
   balanceSchema,
   currencySchema,
   deliverySchema,
-  directPaymentSchema,
   envelopeSchema,
   errorEnvelopeSchema,
   openApiDocumentSchema,
-  paymentLinkSchema,
-  paymentStatusViewSchema,
   paymentUpdatedSchema,
 } from './responses.js';
 import { paymentUpdatedWebhook, refundUpdatedWebhook } from './webhook.js';
 
-/** Every /api/v1 operation, in the order the reference reads best. A route missing here fails a test. */
-export const operations: Operation[] = [
-  createPaymentOperation,
-  createPaymentLinkOperation,
-  getPaymentOperation,
-  acceptPaymentOperation,
-  askRestOperation,
-  listPaymentsOperation,
-  createLinkOperation,
-  listLinksOperation,
-  getLinkOperation,
-  updateLinkOperation,
-  createRefundOperation,
-  listRefundsOperation,
-  getRefundOperation,
-  cancelRefundOperation,
-  proveRefundOperation,
-  claimLinkOperation,
-  confirmRefundAddressOperation,
-  listCurrenciesOperation,
-  minimumAmountOperation,
-  estimateOperation,
-  balancesOperation,
-  listDeliveriesOperation,
-  getDeliveryOperation,
-  redeliverOperation,
-  sendTestEventOperation,
-  getWebhookEndpointOperation,
-  enableWebhookEndpointOperation,
-  sandboxTransfersOperation,
-  sandboxBlocksOperation,
-];
+/** Every keyed /api/v1 operation: the routes the app serves, in the order the reference reads best. */
+export const operations: Operation[] = merchantRoutes;
 
 /** Schemas shown under their own name in `components.schemas` (everything else is inlined where used). */
 const namedSchemas: Record<string, z.ZodType> = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { amountSchema, timestampSchema } from '../../api-kit/payment-schemas.js';
 import type { Decimal } from '../../core/money/decimal.js';
 import { refundStatuses } from '../../core/refunds/refund.js';
-import { amountSchema, timestampSchema } from './responses.js';
 
 /**
  * The shapes of refunds (issue 30) on /api/v1 and in the `refund.updated` webhook. The view they describe is one

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { amountSchema, customerSchema, paymentStateShape, timestampSchema } from '../../api-kit/payment-schemas.js';
 import { fiatCodes } from '../../core/money/fiat.js';
-import { paymentStatuses, statusDetails } from '../../core/payments/status.js';
 import { deliveryStatuses } from '../../core/webhooks/deliveries.js';
 
 /**
@@ -8,16 +8,6 @@ import { deliveryStatuses } from '../../core/webhooks/deliveries.js';
  * request half is each route's own request schema), and the test harness checks every answer the merchant API
  * suites receive against that document, so a view that changes shape without its schema fails a test.
  */
-
-/** An exact amount: a JSON number written with its exact digits, never in exponent form (README "Merchant API"). */
-export const amountSchema = z.number().meta({
-  description: 'Exact amount: a JSON number with its exact digits; display as returned',
-  examples: [0.00153847],
-});
-export const timestampSchema = z.iso.datetime().meta({ examples: ['2026-11-25T12:00:00.000Z'] });
-const paymentIdSchema = z.string().meta({ examples: ['pay_8fJ2kLq0Zx'] });
-const paymentStatusSchema = z.enum(paymentStatuses);
-const statusDetailSchema = z.enum(statusDetails);
 
 /** The success envelope around `data` (docs/architecture.md, API contract). */
 export function envelopeSchema<T extends z.ZodType>(data: T) {
@@ -78,8 +68,6 @@ export const balanceSchema = z.strictObject({
 
 export const balancesSchema = z.strictObject({ sub_partner_id: z.string(), balances: z.array(balanceSchema) });
 
-/** A price's currency in answers: ISO 4217, upper case (core/money/fiat.ts). */
-const priceCurrencyOutSchema = z.enum(fiatCodes).meta({ description: 'ISO 4217 code of the price' });
 /** The same, lower case, where the API contract writes currencies so (`currency_from: "usd"`). */
 const fiatLowerSchema = z.enum(fiatCodes.map((c) => c.toLowerCase()) as [string, ...string[]]);
 
@@ -106,137 +94,6 @@ export const estimateSchema = z.strictObject({
     amount_from: amountSchema,
     currency_to: z.string(),
     estimated_amount: amountSchema,
-  }),
-});
-
-/** The fields every status read and every webhook share (core/payments/payment.ts `paymentStateFields`). */
-const paymentStateShape = {
-  payment_id: paymentIdSchema,
-  invoice_id: z.string(),
-  payment_status: paymentStatusSchema,
-  status_detail: statusDetailSchema,
-  sequence: z.number().int().meta({ description: 'Grows with every change of the payment' }),
-  price_amount: amountSchema,
-  price_currency: priceCurrencyOutSchema,
-  pay_amount: amountSchema,
-  pay_currency: z.string(),
-  actually_paid: amountSchema,
-  pay_address: z.string(),
-  extra_id: z.string().nullable(),
-  network: z.string(),
-  order_id: z.string().nullable(),
-  confirmed_at: timestampSchema.nullable(),
-  updated_at: timestampSchema,
-};
-
-export const paymentStatusViewSchema = z.strictObject({
-  ...paymentStateShape,
-  created_at: timestampSchema,
-  expires_at: timestampSchema,
-  valid_until: timestampSchema,
-});
-
-export const paymentListSchema = z.strictObject({
-  payments: z.array(paymentStatusViewSchema),
-  next_cursor: z.string().nullable(),
-});
-
-const customerSchema = z.strictObject({ name: z.string(), email: z.string() });
-
-export const directPaymentSchema = z.strictObject({
-  payment: z.strictObject({
-    payment_id: paymentIdSchema,
-    invoice_id: z.string(),
-    purchase_id: z.string(),
-    payment_status: paymentStatusSchema,
-    status_detail: statusDetailSchema,
-    hosted_payment_url: z.string(),
-    status_url: z.string(),
-    success_url: z.string(),
-    cancel_url: z.string(),
-    created_at: timestampSchema,
-    expires_at: timestampSchema,
-    valid_until: timestampSchema,
-    confirmed_at: timestampSchema.nullable(),
-  }),
-  customer: customerSchema,
-  pricing: z.strictObject({
-    price_amount: amountSchema,
-    price_currency: priceCurrencyOutSchema,
-    pay_amount: amountSchema,
-    pay_currency: z.string(),
-    actually_paid: amountSchema.nullable(),
-    is_fixed_rate: z.boolean(),
-    is_fee_paid_by_user: z.boolean(),
-  }),
-  blockchain: z.strictObject({
-    pay_address: z.string(),
-    pay_amount: amountSchema,
-    pay_currency: z.string(),
-    network: z.string(),
-    extra_id: z.string().nullable(),
-    smart_contract: z.string().nullable(),
-    network_precision: z.number().int(),
-  }),
-  qr: z.strictObject({
-    payload: z.string().meta({ examples: ['bitcoin:bc1qexampleaddress'] }),
-    amount_payload: z.string(),
-    payment_uri: z.string(),
-    code_url: z.string().meta({ description: 'data:image/svg+xml URL of the QR of `payload`' }),
-    amount_code_url: z.string(),
-  }),
-  merchant_reference: z.strictObject({ order_id: z.string(), order_description: z.string() }),
-  integration_recommendations: z.array(z.string()),
-});
-
-export const paymentLinkSchema = z.strictObject({
-  payment: z.strictObject({
-    payment_id: paymentIdSchema,
-    purchase_id: z.string(),
-    invoice_id: z.string(),
-    payment_status: paymentStatusSchema,
-    type: z.literal('payment_link'),
-    product: z.literal('hosted_checkout'),
-    hosted_payment_url: z.string(),
-    payer_name: z.string(),
-    payer_email: z.string(),
-    success_url: z.string(),
-    cancel_url: z.string(),
-  }),
-  customer: customerSchema,
-  pricing: z.strictObject({
-    price_amount: amountSchema,
-    price_currency: priceCurrencyOutSchema,
-    pay_amount: amountSchema,
-    pay_currency: z.string(),
-    amount_received: amountSchema,
-    is_fixed_rate: z.boolean(),
-    is_fee_paid_by_user: z.boolean(),
-  }),
-  blockchain: z.strictObject({
-    pay_address: z.string(),
-    network: z.string(),
-    smart_contract: z.string().nullable(),
-    burning_percent: z.number().nullable(),
-    network_precision: z.number().int(),
-  }),
-  timing: z.strictObject({
-    created_at: timestampSchema,
-    updated_at: timestampSchema,
-    expiration_estimate_date: timestampSchema,
-    valid_until: timestampSchema,
-    time_limit: z.number().int(),
-  }),
-  additional_info: z.strictObject({
-    order_id: z.string().nullable(),
-    order_description: z.string().nullable(),
-    payin_extra_id: z.string().nullable(),
-    customer_name: z.string().nullable(),
-    customer_email: z.string(),
-    ipn_callback_url: z.string(),
-    success_url: z.string(),
-    cancel_url: z.string(),
-    origin_ip: z.string(),
   }),
 });
 

@@ -1,16 +1,13 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { confirmRefundAddress } from '../../core/refunds/confirm-address.js';
 import { explorerOf } from '../../core/refunds/refund.js';
 import { refundViews } from '../../core/refunds/views.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { bodyErrors } from '../openapi/operation.js';
 import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
+import type { MerchantRoute } from '../route.js';
 
 export const confirmAddressSchema = z.strictObject({
   address: z
@@ -28,8 +25,23 @@ export const confirmAddressSchema = z.strictObject({
  * POST /refunds/{refund_id}/address: the merchant confirms the refund's address (the customer's, repeated, or its
  * own); the refund becomes `ready` with its send instructions, and the address is fixed from then on.
  */
-export function registerConfirmRefundAddress(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.post('/refunds/:refund_id/address', async (c) => {
+export const confirmRefundAddressRoute: MerchantRoute = {
+  method: 'post',
+  path: '/refunds/{refund_id}/address',
+  operationId: 'confirmRefundAddress',
+  summary: "Confirm the refund's address",
+  description:
+    'Confirms where the refund goes: the address the customer gave through the claim link (repeat it as you checked it: another one is a 422), or, when none was given, the one you enter. The refund becomes `ready` and gets its `send` instructions; the address can never change after that (another address is a 422 on `address`, the same one again changes nothing). An address of another network or with a bad checksum is a 422 and writes nothing.',
+  tag: 'Refunds',
+  pathParams: { refund_id: { description: 'Refund id', example: 'rfd_4n8Kq2Wm' } },
+  body: {
+    schema: confirmAddressSchema,
+    required: true,
+    example: { address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+  },
+  success: { status: 200, description: 'The refund, `ready`', data: refundReadSchema },
+  errors: [...bodyErrors, 404],
+  handler: (deps) => async (c) => {
     const id = idParam(c, 'refund_id', 'Refund');
     const { data } = await readJson(c, confirmAddressSchema, deps.limits.bodyBytes);
     const r = await confirmRefundAddress(
@@ -46,23 +58,5 @@ export function registerConfirmRefundAddress(app: Hono<MerchantEnv>, deps: ApiDe
     const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r.value.refund]);
     const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
     return ok(c, body, r.value.changed ? 'Address confirmed' : 'Address was already confirmed');
-  });
-}
-
-export const confirmRefundAddressOperation: Operation = {
-  method: 'post',
-  path: '/refunds/{refund_id}/address',
-  operationId: 'confirmRefundAddress',
-  summary: "Confirm the refund's address",
-  description:
-    'Confirms where the refund goes: the address the customer gave through the claim link (repeat it as you checked it: another one is a 422), or, when none was given, the one you enter. The refund becomes `ready` and gets its `send` instructions; the address can never change after that (another address is a 422 on `address`, the same one again changes nothing). An address of another network or with a bad checksum is a 422 and writes nothing.',
-  tag: 'Refunds',
-  pathParams: { refund_id: { description: 'Refund id', example: 'rfd_4n8Kq2Wm' } },
-  body: {
-    schema: confirmAddressSchema,
-    required: true,
-    example: { address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
   },
-  success: { status: 200, description: 'The refund, `ready`', data: refundReadSchema },
-  errors: [...bodyErrors, 404],
 };

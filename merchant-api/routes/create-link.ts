@@ -1,29 +1,15 @@
-import type { Hono } from 'hono';
 import { readJson } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { createLinkSchema, termsFromCreate } from '../../api-kit/link-schemas.js';
+import { reusableLinkDetailSchema } from '../../api-kit/link-view-schemas.js';
 import { linkDetailView } from '../../api-kit/link-views.js';
 import { createLink } from '../../core/links/manage-links.js';
 import { stringifyJson } from '../../core/money/decimal.js';
 import { merchantCurrency } from '../../core/payments/create-payment.js';
-import type { MerchantEnv } from '../auth.js';
-import { reusableLinkDetailSchema } from '../openapi/link-responses.js';
-import type { Operation } from '../openapi/operation.js';
 import { bodyErrors } from '../openapi/operation.js';
+import type { MerchantRoute } from '../route.js';
 
 /** POST /links: a reusable payment link; each visit of its `url` makes a new payment (README "Reusable links"). */
-export function registerCreateLink(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.post('/links', async (c) => {
-    const { data } = await readJson(c, createLinkSchema, deps.limits.bodyBytes);
-    const link = await createLink(deps, c.get('merchant'), termsFromCreate(data, merchantCurrency(c.get('merchant'))));
-    const view = linkDetailView(link, link.active ? 'active' : 'inactive', deps.settings.publicUrl, []);
-    return c.body(stringifyJson({ success: true, message: 'Link created', data: view }), 201, {
-      'content-type': 'application/json; charset=utf-8',
-    });
-  });
-}
-
-export const createLinkOperation: Operation = {
+export const createLinkRoute: MerchantRoute = {
   method: 'post',
   path: '/links',
   operationId: 'createLink',
@@ -40,4 +26,12 @@ export const createLinkOperation: Operation = {
   },
   success: { status: 201, description: 'Link created', data: reusableLinkDetailSchema },
   errors: bodyErrors,
+  handler: (deps) => async (c) => {
+    const { data } = await readJson(c, createLinkSchema, deps.limits.bodyBytes);
+    const link = await createLink(deps, c.get('merchant'), termsFromCreate(data, merchantCurrency(c.get('merchant'))));
+    const view = linkDetailView(link, link.active ? 'active' : 'inactive', deps.settings.publicUrl, []);
+    return c.body(stringifyJson({ success: true, message: 'Link created', data: view }), 201, {
+      'content-type': 'application/json; charset=utf-8',
+    });
+  },
 };

@@ -1,9 +1,10 @@
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { requestHeader } from '../../api-kit/node-request.js';
+import { directPaymentSchema, paymentLinkSchema } from '../../api-kit/payment-schemas.js';
 import { directPaymentView, paymentLinkView } from '../../api-kit/payment-views.js';
 import {
   currencyCodeSchema,
@@ -21,9 +22,8 @@ import { withIdempotency } from '../../core/payments/idempotency.js';
 import type { Payment } from '../../core/payments/payment.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
 import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { bodyErrors, pricingErrors } from '../openapi/operation.js';
-import { directPaymentSchema, paymentLinkSchema } from '../openapi/responses.js';
+import type { ClientAddress, MerchantRoute } from '../route.js';
 
 /** The body of POST /payments and POST /payment-links (API §4.6, 4.7). */
 export const createPaymentSchema = z.strictObject({
@@ -61,16 +61,7 @@ export function toNewPayment(kind: NewPayment['kind'], b: CreatePaymentBody, ori
 }
 
 /** POST /payments and POST /payment-links share everything but the representation: one file serves both. */
-export function registerCreatePayment(
-  app: Hono<MerchantEnv>,
-  deps: ApiDeps,
-  clientAddress: (c: Context) => string,
-): void {
-  app.post('/payments', creationHandler(deps, 'direct', clientAddress));
-  app.post('/payment-links', creationHandler(deps, 'link', clientAddress));
-}
-
-function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientAddress: (c: Context) => string) {
+function creationHandler(deps: ApiDeps, kind: NewPayment['kind'], clientAddress: ClientAddress) {
   const routeName = kind === 'direct' ? 'POST /payments' : 'POST /payment-links';
   return async (c: Context<MerchantEnv>) => {
     const merchant = c.get('merchant');
@@ -118,7 +109,7 @@ const creationDescription =
   "`amount` is in `price_currency` (default: the merchant's default currency, USD unless set in the dashboard), rounded half-up to the currency's minor units (cents; JPY, KRW, CLP and VND none; BHD and KWD three), at most 10,000,000 of it and, in another currency than USD, worth at most 10,000,000 USD. Below the asset's minimum is 422 on `amount`; an unlisted `price_currency` is 422 on `price_currency`. " +
   'With `Idempotency-Key` the first response is replayed for 24 h (header `Idempotent-Replayed: true`); another body with the same key is 422, a request while the first runs is 409.';
 
-export const createPaymentOperation: Operation = {
+export const createPaymentRoute: MerchantRoute = {
   method: 'post',
   path: '/payments',
   operationId: 'createPayment',
@@ -129,12 +120,14 @@ export const createPaymentOperation: Operation = {
   idempotent: true,
   success: { status: 201, description: 'Payment created', data: directPaymentSchema },
   errors: [...bodyErrors, ...pricingErrors, 409],
+  handler: (deps, clientAddress) => creationHandler(deps, 'direct', clientAddress),
 };
 
-export const createPaymentLinkOperation: Operation = {
-  ...createPaymentOperation,
+export const createPaymentLinkRoute: MerchantRoute = {
+  ...createPaymentRoute,
   path: '/payment-links',
   operationId: 'createPaymentLink',
   summary: 'Create a payment link (hosted checkout)',
   success: { status: 201, description: 'Payment link created', data: paymentLinkSchema },
+  handler: (deps, clientAddress) => creationHandler(deps, 'link', clientAddress),
 };

@@ -1,7 +1,5 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { currencyCodeSchema, priceCurrencySchema, usdAmountTextSchema } from '../../api-kit/schemas.js';
 import { AppError } from '../../core/errors.js';
@@ -9,10 +7,9 @@ import { Decimal, divCeil, parseDecimal } from '../../core/money/decimal.js';
 import { minorUnits } from '../../core/money/fiat.js';
 import { merchantCurrency, payableAsset } from '../../core/payments/create-payment.js';
 import { estimate, priceMinor, priceText } from '../../core/pricing/amounts.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { pricingErrors } from '../openapi/operation.js';
 import { estimateSchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 
 export const estimateQuerySchema = z.strictObject({
   amount: usdAmountTextSchema,
@@ -25,8 +22,18 @@ export const estimateQuerySchema = z.strictObject({
  * GET /estimate (API §4.5): the amount a payment of `amount` (in `currency_from`) would ask for, by the same rule as
  * POST /payments. `rate` is the price of one unit in that currency; `fee` the typical network fee the sender pays on top (non-custodial).
  */
-export function registerEstimate(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.get('/estimate', async (c) => {
+export const estimateRoute: MerchantRoute = {
+  method: 'get',
+  path: '/estimate',
+  operationId: 'estimate',
+  summary: 'Estimate the crypto amount of a price',
+  description:
+    "`amount` is text in `currency_from` (default: the merchant's default currency, USD unless set; greater than 0, at most 10,000,000, rounded half-up to the currency's minor units), priced by the same rule as POST /payments. `rate` is the price of one unit in that currency; `fee` the typical network fee the sender pays on top.",
+  tag: 'Pricing',
+  query: estimateQuerySchema,
+  success: { status: 200, description: 'The amount a payment would ask for', data: estimateSchema },
+  errors: pricingErrors,
+  handler: (deps) => async (c) => {
     const q = readQuery(c, estimateQuerySchema);
     const mode = c.get('merchant').mode;
     const asset = payableAsset(deps, mode, q.currency);
@@ -54,18 +61,5 @@ export function registerEstimate(app: Hono<MerchantEnv>, deps: ApiDeps): void {
         estimated_amount: Decimal.units(rawUnits, asset.decimals),
       },
     });
-  });
-}
-
-export const estimateOperation: Operation = {
-  method: 'get',
-  path: '/estimate',
-  operationId: 'estimate',
-  summary: 'Estimate the crypto amount of a price',
-  description:
-    "`amount` is text in `currency_from` (default: the merchant's default currency, USD unless set; greater than 0, at most 10,000,000, rounded half-up to the currency's minor units), priced by the same rule as POST /payments. `rate` is the price of one unit in that currency; `fee` the typical network fee the sender pays on top.",
-  tag: 'Pricing',
-  query: estimateQuerySchema,
-  success: { status: 200, description: 'The amount a payment would ask for', data: estimateSchema },
-  errors: pricingErrors,
+  },
 };

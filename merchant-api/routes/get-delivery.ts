@@ -1,24 +1,13 @@
-import type { Hono } from 'hono';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { notFound } from '../../core/errors.js';
 import { attemptsOf, getDelivery } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { deliverySchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 
 /** GET /webhook-deliveries/{delivery_id}: one delivery with every attempt. */
-export function registerGetDelivery(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.get('/webhook-deliveries/:delivery_id', async (c) => {
-    const d = await getDelivery(deps.db, c.get('merchant').id, idParam(c, 'delivery_id', 'Webhook delivery'));
-    if (!d) throw notFound('Webhook delivery');
-    return ok(c, deliveryView(d, await attemptsOf(deps.db, d.id)));
-  });
-}
-
-export const getDeliveryOperation: Operation = {
+export const getDeliveryRoute: MerchantRoute = {
   method: 'get',
   path: '/webhook-deliveries/{delivery_id}',
   operationId: 'getWebhookDelivery',
@@ -28,4 +17,9 @@ export const getDeliveryOperation: Operation = {
   pathParams: { delivery_id: { description: 'Delivery id', example: 'dlv_3kD9sQ1w' } },
   success: { status: 200, description: 'The delivery', data: deliverySchema },
   errors: [404],
+  handler: (deps) => async (c) => {
+    const d = await getDelivery(deps.db, c.get('merchant').id, idParam(c, 'delivery_id', 'Webhook delivery'));
+    if (!d) throw notFound('Webhook delivery');
+    return ok(c, deliveryView(d, await attemptsOf(deps.db, d.id)));
+  },
 };

@@ -1,24 +1,13 @@
-import type { Hono } from 'hono';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
+import { paymentStatusViewSchema } from '../../api-kit/payment-schemas.js';
 import { paymentStatusView } from '../../api-kit/payment-views.js';
 import { notFound } from '../../core/errors.js';
 import { findMerchantPayment } from '../../core/payments/store.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
-import { paymentStatusViewSchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 
 /** GET /payments/{payment_id} (API §4.8): another merchant's payment is a 404, exactly like a missing one. */
-export function registerGetPayment(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.get('/payments/:payment_id', async (c) => {
-    const p = await findMerchantPayment(deps.db, c.get('merchant').id, idParam(c, 'payment_id', 'Payment'));
-    if (!p) throw notFound('Payment');
-    return ok(c, paymentStatusView(p));
-  });
-}
-
-export const getPaymentOperation: Operation = {
+export const getPaymentRoute: MerchantRoute = {
   method: 'get',
   path: '/payments/{payment_id}',
   operationId: 'getPayment',
@@ -28,4 +17,9 @@ export const getPaymentOperation: Operation = {
   pathParams: { payment_id: { description: 'Payment id', example: 'pay_8fJ2kLq0Zx' } },
   success: { status: 200, description: 'The payment', data: paymentStatusViewSchema },
   errors: [404],
+  handler: (deps) => async (c) => {
+    const p = await findMerchantPayment(deps.db, c.get('merchant').id, idParam(c, 'payment_id', 'Payment'));
+    if (!p) throw notFound('Payment');
+    return ok(c, paymentStatusView(p));
+  },
 };

@@ -1,27 +1,14 @@
-import type { Hono } from 'hono';
 import type { z } from 'zod';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { notFound } from '../../core/errors.js';
 import { findMerchantRefund } from '../../core/refunds/store.js';
 import { refundViews } from '../../core/refunds/views.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
+import type { MerchantRoute } from '../route.js';
 
 /** GET /refunds/{refund_id}: another merchant's refund is a 404, exactly like a missing one. */
-export function registerGetRefund(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.get('/refunds/:refund_id', async (c) => {
-    const r = await findMerchantRefund(deps.db, c.get('merchant').id, idParam(c, 'refund_id', 'Refund'));
-    if (!r) throw notFound('Refund');
-    const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r]);
-    const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
-    return ok(c, body);
-  });
-}
-
-export const getRefundOperation: Operation = {
+export const getRefundRoute: MerchantRoute = {
   method: 'get',
   path: '/refunds/{refund_id}',
   operationId: 'getRefund',
@@ -32,4 +19,11 @@ export const getRefundOperation: Operation = {
   pathParams: { refund_id: { description: 'Refund id', example: 'rfd_4n8Kq2Wm' } },
   success: { status: 200, description: 'The refund', data: refundReadSchema },
   errors: [404],
+  handler: (deps) => async (c) => {
+    const r = await findMerchantRefund(deps.db, c.get('merchant').id, idParam(c, 'refund_id', 'Refund'));
+    if (!r) throw notFound('Refund');
+    const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r]);
+    const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
+    return ok(c, body);
+  },
 };

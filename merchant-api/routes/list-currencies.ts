@@ -1,20 +1,29 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { enabledAssets } from '../../core/catalog/availability.js';
 import { iso } from '../../core/clock.js';
 import { Decimal } from '../../core/money/decimal.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { currencySchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 
 /** Catalog timestamps: when this catalog version shipped. */
 const CATALOG_DATE = Date.UTC(2026, 10, 1);
 
 /** GET /currencies (API §4.2, 2.1): assets payable now: network watched and a fresh price at hand. */
-export function registerListCurrencies(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.get('/currencies', async (c) => {
+export const listCurrenciesRoute: MerchantRoute = {
+  method: 'get',
+  path: '/currencies',
+  operationId: 'listCurrencies',
+  summary: "Assets payable now in the key's mode",
+  description:
+    'Test keys see the sandbox assets at fixed rates; live keys the assets of configured networks at live rates. ' +
+    'TRX, USDTTRC20, SOL and XRP are test-only (sandbox): no live network exists for them. Live networks: btc, ' +
+    'ltc, doge, eth, bsc, matic, base and xmr (CHAINS_CONFIG); an asset is listed while its node is reachable and ' +
+    'its price fresh.',
+  tag: 'Pricing',
+  success: { status: 200, description: 'Enabled assets with their USD rate', data: z.array(currencySchema) },
+  errors: [],
+  handler: (deps) => async (c) => {
     const mode = c.get('merchant').mode;
     const out = [];
     for (const a of enabledAssets(deps.catalog.list(), deps.chains, mode)) {
@@ -46,20 +55,5 @@ export function registerListCurrencies(app: Hono<MerchantEnv>, deps: ApiDeps): v
       });
     }
     return ok(c, out);
-  });
-}
-
-export const listCurrenciesOperation: Operation = {
-  method: 'get',
-  path: '/currencies',
-  operationId: 'listCurrencies',
-  summary: "Assets payable now in the key's mode",
-  description:
-    'Test keys see the sandbox assets at fixed rates; live keys the assets of configured networks at live rates. ' +
-    'TRX, USDTTRC20, SOL and XRP are test-only (sandbox): no live network exists for them. Live networks: btc, ' +
-    'ltc, doge, eth, bsc, matic, base and xmr (CHAINS_CONFIG); an asset is listed while its node is reachable and ' +
-    'its price fresh.',
-  tag: 'Pricing',
-  success: { status: 200, description: 'Enabled assets with their USD rate', data: z.array(currencySchema) },
-  errors: [],
+  },
 };

@@ -1,13 +1,10 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { deliveryStatuses, listDeliveries } from '../../core/webhooks/deliveries.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { deliveryListSchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 
 export const listDeliveriesQuerySchema = z.strictObject({
   payment_id: z.string().min(1).max(100).optional(),
@@ -20,8 +17,17 @@ export const listDeliveriesQuerySchema = z.strictObject({
  * GET /webhook-deliveries: the merchant's delivery log, filtered by payment and status, newest first in keyset
  * pages, each delivery with every attempt (response code, duration, error, response excerpt).
  */
-export function registerListDeliveries(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.get('/webhook-deliveries', async (c) => {
+export const listDeliveriesRoute: MerchantRoute = {
+  method: 'get',
+  path: '/webhook-deliveries',
+  operationId: 'listWebhookDeliveries',
+  summary: 'The webhook delivery log',
+  description: 'Newest first in keyset pages: pass `next_cursor` as `cursor` for the next page.',
+  tag: 'Webhooks',
+  query: listDeliveriesQuerySchema,
+  success: { status: 200, description: 'A page of deliveries', data: deliveryListSchema },
+  errors: [422],
+  handler: (deps) => async (c) => {
     const q = readQuery(c, listDeliveriesQuerySchema);
     const page = await listDeliveries(deps.db, c.get('merchant').id, {
       paymentId: q.payment_id,
@@ -33,17 +39,5 @@ export function registerListDeliveries(app: Hono<MerchantEnv>, deps: ApiDeps): v
       deliveries: page.deliveries.map((d) => deliveryView(d, d.attempt_log)),
       next_cursor: page.nextCursor,
     });
-  });
-}
-
-export const listDeliveriesOperation: Operation = {
-  method: 'get',
-  path: '/webhook-deliveries',
-  operationId: 'listWebhookDeliveries',
-  summary: 'The webhook delivery log',
-  description: 'Newest first in keyset pages: pass `next_cursor` as `cursor` for the next page.',
-  tag: 'Webhooks',
-  query: listDeliveriesQuerySchema,
-  success: { status: 200, description: 'A page of deliveries', data: deliveryListSchema },
-  errors: [422],
+  },
 };

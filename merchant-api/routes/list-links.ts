@@ -1,14 +1,11 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
+import { reusableLinkListSchema } from '../../api-kit/link-view-schemas.js';
 import { linkView } from '../../api-kit/link-views.js';
 import { withStatus } from '../../core/links/manage-links.js';
 import { listLinks } from '../../core/links/store.js';
 import { stringifyJson } from '../../core/money/decimal.js';
-import type { MerchantEnv } from '../auth.js';
-import { reusableLinkListSchema } from '../openapi/link-responses.js';
-import type { Operation } from '../openapi/operation.js';
+import type { MerchantRoute } from '../route.js';
 
 export const listLinksQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -16,8 +13,17 @@ export const listLinksQuerySchema = z.strictObject({
 });
 
 /** GET /links: the merchant's reusable links, newest first in keyset pages. */
-export function registerListLinks(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.get('/links', async (c) => {
+export const listLinksRoute: MerchantRoute = {
+  method: 'get',
+  path: '/links',
+  operationId: 'listLinks',
+  summary: 'List reusable payment links',
+  description: 'Newest first in keyset pages: pass `next_cursor` as `cursor` for the next page.',
+  tag: 'Links',
+  query: listLinksQuerySchema,
+  success: { status: 200, description: 'A page of links', data: reusableLinkListSchema },
+  errors: [422],
+  handler: (deps) => async (c) => {
     const q = readQuery(c, listLinksQuerySchema);
     const page = await listLinks(deps.db, c.get('merchant').id, q);
     const links = await Promise.all(page.links.map((l) => withStatus(deps, l)));
@@ -28,17 +34,5 @@ export function registerListLinks(app: Hono<MerchantEnv>, deps: ApiDeps): void {
     return c.body(stringifyJson({ success: true, message: 'OK', data }), 200, {
       'content-type': 'application/json; charset=utf-8',
     });
-  });
-}
-
-export const listLinksOperation: Operation = {
-  method: 'get',
-  path: '/links',
-  operationId: 'listLinks',
-  summary: 'List reusable payment links',
-  description: 'Newest first in keyset pages: pass `next_cursor` as `cursor` for the next page.',
-  tag: 'Links',
-  query: listLinksQuerySchema,
-  success: { status: 200, description: 'A page of links', data: reusableLinkListSchema },
-  errors: [422],
+  },
 };

@@ -1,14 +1,11 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
+import { paymentListSchema } from '../../api-kit/payment-schemas.js';
 import { paymentStatusView } from '../../api-kit/payment-views.js';
 import { paymentStatuses } from '../../core/payments/status.js';
 import { listPayments } from '../../core/payments/store.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
-import { paymentListSchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 
 const isoTime = z.iso
   .datetime({ offset: true, error: 'Must be an ISO 8601 timestamp with a UTC offset' })
@@ -23,21 +20,7 @@ export const listPaymentsQuerySchema = z.strictObject({
 });
 
 /** GET /payments: reconciliation beyond the v1 contract; filter by status and creation time, keyset pages. */
-export function registerListPayments(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.get('/payments', async (c) => {
-    const q = readQuery(c, listPaymentsQuerySchema);
-    const page = await listPayments(deps.db, c.get('merchant').id, {
-      status: q.status,
-      createdFrom: q.created_from,
-      createdTo: q.created_to,
-      limit: q.limit,
-      cursor: q.cursor,
-    });
-    return ok(c, { payments: page.payments.map(paymentStatusView), next_cursor: page.nextCursor });
-  });
-}
-
-export const listPaymentsOperation: Operation = {
+export const listPaymentsRoute: MerchantRoute = {
   method: 'get',
   path: '/payments',
   operationId: 'listPayments',
@@ -47,4 +30,15 @@ export const listPaymentsOperation: Operation = {
   query: listPaymentsQuerySchema,
   success: { status: 200, description: 'A page of payments', data: paymentListSchema },
   errors: [422],
+  handler: (deps) => async (c) => {
+    const q = readQuery(c, listPaymentsQuerySchema);
+    const page = await listPayments(deps.db, c.get('merchant').id, {
+      status: q.status,
+      createdFrom: q.created_from,
+      createdTo: q.created_to,
+      limit: q.limit,
+      cursor: q.cursor,
+    });
+    return ok(c, { payments: page.payments.map(paymentStatusView), next_cursor: page.nextCursor });
+  },
 };

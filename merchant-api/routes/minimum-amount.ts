@@ -1,17 +1,14 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { currencyCodeSchema, priceCurrencySchema } from '../../api-kit/schemas.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { Decimal, fromUnits, parseDecimal } from '../../core/money/decimal.js';
 import { payableAsset } from '../../core/payments/create-payment.js';
 import { minimumAmount, unitsValue } from '../../core/pricing/amounts.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { pricingErrors } from '../openapi/operation.js';
 import { minimumAmountSchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 
 const booleanText = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -28,8 +25,18 @@ export const minimumAmountQuerySchema = z.strictObject({
  * GET /minimum-amount (API §4.4). Funds go straight to the merchant (no conversion), so the minimum is that of
  * `currency_from`; `currency_to` must be a known asset or usd and is echoed.
  */
-export function registerMinimumAmount(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.get('/minimum-amount', async (c) => {
+export const minimumAmountRoute: MerchantRoute = {
+  method: 'get',
+  path: '/minimum-amount',
+  operationId: 'minimumAmount',
+  summary: 'Minimum payable amount of an asset',
+  description:
+    "The asset's USD minimum at the current rate, and never less than 10 typical network fees. `fiat_equivalent` (default usd; any currency POST /payments takes as `price_currency`) is the currency its worth is given in, rounded half-up to that currency's minor units.",
+  tag: 'Pricing',
+  query: minimumAmountQuerySchema,
+  success: { status: 200, description: 'The minimum', data: minimumAmountSchema },
+  errors: pricingErrors,
+  handler: (deps) => async (c) => {
     const q = readQuery(c, minimumAmountQuerySchema);
     const mode = c.get('merchant').mode;
     const asset = payableAsset(deps, mode, q.currency_from);
@@ -57,18 +64,5 @@ export function registerMinimumAmount(app: Hono<MerchantEnv>, deps: ApiDeps): vo
         fiat_equivalent: new Decimal(fromUnits(min.minUnits * r.int, asset.decimals + r.scale)),
       },
     });
-  });
-}
-
-export const minimumAmountOperation: Operation = {
-  method: 'get',
-  path: '/minimum-amount',
-  operationId: 'minimumAmount',
-  summary: 'Minimum payable amount of an asset',
-  description:
-    "The asset's USD minimum at the current rate, and never less than 10 typical network fees. `fiat_equivalent` (default usd; any currency POST /payments takes as `price_currency`) is the currency its worth is given in, rounded half-up to that currency's minor units.",
-  tag: 'Pricing',
-  query: minimumAmountQuerySchema,
-  success: { status: 200, description: 'The minimum', data: minimumAmountSchema },
-  errors: pricingErrors,
+  },
 };

@@ -1,20 +1,18 @@
-import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { readJson, refuseBody } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
+import { paymentStatusViewSchema } from '../../api-kit/payment-schemas.js';
 import { paymentStatusView } from '../../api-kit/payment-views.js';
 import { type AuditAction, recordAudit } from '../../core/audit/audit-log.js';
 import { acceptAsPaid } from '../../core/payments/accept.js';
 import { askForRest, MAX_REST_DAYS } from '../../core/payments/ask-rest.js';
 import type { Payment } from '../../core/payments/payment.js';
 import type { Database } from '../../core/store/schema.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { bodyErrors } from '../openapi/operation.js';
-import { paymentStatusViewSchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 
 export const askRestSchema = z.strictObject({
   deadline: z.iso
@@ -51,35 +49,13 @@ async function resolved(
   return p;
 }
 
+const pathParams = { payment_id: { description: 'Payment id', example: 'pay_8fJ2kLq0Zx' } };
+
 /**
  * POST /payments/{payment_id}/accept and /payments/{payment_id}/ask-rest: the merchant resolves a payment that was
  * paid short or late (issue 30 item 5), exactly as the dashboard's buttons do (core/payments/accept.ts, ask-rest.ts).
  */
-export function registerPaymentExceptions(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.post('/payments/:payment_id/accept', async (c) => {
-    const id = idParam(c, 'payment_id', 'Payment');
-    await refuseBody(c);
-    const merchantId = c.get('merchant').id;
-    const p = await resolved(deps, merchantId, 'payment.accept', (trx) =>
-      acceptAsPaid(trx, deps.clock, deps.chains, merchantId, id),
-    );
-    return ok(c, paymentStatusView(p), 'Payment accepted as paid');
-  });
-  app.post('/payments/:payment_id/ask-rest', async (c) => {
-    const id = idParam(c, 'payment_id', 'Payment');
-    const { data } = await readJson(c, askRestSchema, deps.limits.bodyBytes);
-    const merchantId = c.get('merchant').id;
-    const deps2 = { clock: deps.clock, chains: deps.chains, graceSeconds: deps.settings.graceSeconds };
-    const p = await resolved(deps, merchantId, 'payment.ask_rest', (trx) =>
-      askForRest(trx, deps2, merchantId, id, Date.parse(data.deadline)),
-    );
-    return ok(c, paymentStatusView(p), 'The customer is asked for the rest');
-  });
-}
-
-const pathParams = { payment_id: { description: 'Payment id', example: 'pay_8fJ2kLq0Zx' } };
-
-export const acceptPaymentOperation: Operation = {
+export const acceptPaymentRoute: MerchantRoute = {
   method: 'post',
   path: '/payments/{payment_id}/accept',
   operationId: 'acceptPayment',
@@ -90,9 +66,18 @@ export const acceptPaymentOperation: Operation = {
   pathParams,
   success: { status: 200, description: 'The payment, now finished', data: paymentStatusViewSchema },
   errors: [400, 404, 413],
+  handler: (deps) => async (c) => {
+    const id = idParam(c, 'payment_id', 'Payment');
+    await refuseBody(c);
+    const merchantId = c.get('merchant').id;
+    const p = await resolved(deps, merchantId, 'payment.accept', (trx) =>
+      acceptAsPaid(trx, deps.clock, deps.chains, merchantId, id),
+    );
+    return ok(c, paymentStatusView(p), 'Payment accepted as paid');
+  },
 };
 
-export const askRestOperation: Operation = {
+export const askRestRoute: MerchantRoute = {
   method: 'post',
   path: '/payments/{payment_id}/ask-rest',
   operationId: 'askForRest',
@@ -103,4 +88,14 @@ export const askRestOperation: Operation = {
   body: { schema: askRestSchema, required: true, example: { deadline: '2026-12-01T12:00:00Z' } },
   success: { status: 200, description: 'The payment with its new deadline', data: paymentStatusViewSchema },
   errors: [...bodyErrors, 404],
+  handler: (deps) => async (c) => {
+    const id = idParam(c, 'payment_id', 'Payment');
+    const { data } = await readJson(c, askRestSchema, deps.limits.bodyBytes);
+    const merchantId = c.get('merchant').id;
+    const deps2 = { clock: deps.clock, chains: deps.chains, graceSeconds: deps.settings.graceSeconds };
+    const p = await resolved(deps, merchantId, 'payment.ask_rest', (trx) =>
+      askForRest(trx, deps2, merchantId, id, Date.parse(data.deadline)),
+    );
+    return ok(c, paymentStatusView(p), 'The customer is asked for the rest');
+  },
 };

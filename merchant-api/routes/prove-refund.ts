@@ -1,15 +1,12 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { proveMoneroRefund } from '../../core/refunds/monero-proof.js';
 import { refundViews } from '../../core/refunds/views.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { bodyErrors } from '../openapi/operation.js';
 import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
+import type { MerchantRoute } from '../route.js';
 
 export const moneroProofSchema = z.strictObject({
   txid: z.string().min(1).max(200).meta({ description: 'The transaction id (64 hex digits)' }),
@@ -24,25 +21,7 @@ export const moneroProofSchema = z.strictObject({
  * (a view key cannot see outgoing payments). The service checks the transaction against its monerod and marks the
  * refund sent, or confirmed.
  */
-export function registerProveRefund(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.post('/refunds/:refund_id/monero-proof', async (c) => {
-    const id = idParam(c, 'refund_id', 'Refund');
-    const { data } = await readJson(c, moneroProofSchema, deps.limits.bodyBytes);
-    const r = await proveMoneroRefund(deps.db, deps.clock, deps.chains, {
-      merchantId: c.get('merchant').id,
-      refundId: id,
-      txid: data.txid,
-      txKey: data.tx_key,
-    });
-    if (!r.ok) throw r.error;
-    deps.webhooks.wake();
-    const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r.value]);
-    const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
-    return ok(c, body, 'Refund proved sent');
-  });
-}
-
-export const proveRefundOperation: Operation = {
+export const proveRefundRoute: MerchantRoute = {
   method: 'post',
   path: '/refunds/{refund_id}/monero-proof',
   operationId: 'proveMoneroRefund',
@@ -61,4 +40,19 @@ export const proveRefundOperation: Operation = {
   },
   success: { status: 200, description: 'The refund, sent or confirmed', data: refundReadSchema },
   errors: [...bodyErrors, 404],
+  handler: (deps) => async (c) => {
+    const id = idParam(c, 'refund_id', 'Refund');
+    const { data } = await readJson(c, moneroProofSchema, deps.limits.bodyBytes);
+    const r = await proveMoneroRefund(deps.db, deps.clock, deps.chains, {
+      merchantId: c.get('merchant').id,
+      refundId: id,
+      txid: data.txid,
+      txKey: data.tx_key,
+    });
+    if (!r.ok) throw r.error;
+    deps.webhooks.wake();
+    const [view] = await refundViews(deps.db, deps.chains, deps.catalog, [r.value]);
+    const body: z.input<typeof refundReadSchema> | undefined = view && asSent(view);
+    return ok(c, body, 'Refund proved sent');
+  },
 };

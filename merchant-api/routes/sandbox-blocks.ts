@@ -1,16 +1,13 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { requestHeader } from '../../api-kit/node-request.js';
 import { sandboxMine } from '../../core/chains/sandbox/sandbox-chain.js';
 import { chainKey } from '../../core/chains/types.js';
 import { invalid } from '../../core/errors.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { bodyErrors } from '../openapi/operation.js';
 import { sandboxBlocksResultSchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 import { requireTestMode } from './sandbox-transfers.js';
 
 export const sandboxBlocksSchema = z.strictObject({
@@ -19,8 +16,17 @@ export const sandboxBlocksSchema = z.strictObject({
 });
 
 /** POST /sandbox/blocks: mines blocks on one network, or on every sandbox network when none is named. */
-export function registerSandboxBlocks(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.post('/sandbox/blocks', async (c) => {
+export const sandboxBlocksRoute: MerchantRoute = {
+  method: 'post',
+  path: '/sandbox/blocks',
+  operationId: 'mineSandboxBlocks',
+  summary: 'Mine sandbox blocks (test mode)',
+  description: 'An empty POST mines one block on every sandbox network. Live keys get 400.',
+  tag: 'Sandbox',
+  body: { schema: sandboxBlocksSchema, required: false, example: { count: 2, network: 'btc' } },
+  success: { status: 200, description: 'Blocks mined', data: sandboxBlocksResultSchema },
+  errors: bodyErrors,
+  handler: (deps) => async (c) => {
     requireTestMode(c);
     // An empty POST mines one block everywhere.
     const { data } =
@@ -41,17 +47,5 @@ export function registerSandboxBlocks(app: Hono<MerchantEnv>, deps: ApiDeps): vo
       { height: Math.max(...heights.values()), heights: Object.fromEntries(heights) },
       `Mined ${data.count} block(s)`,
     );
-  });
-}
-
-export const sandboxBlocksOperation: Operation = {
-  method: 'post',
-  path: '/sandbox/blocks',
-  operationId: 'mineSandboxBlocks',
-  summary: 'Mine sandbox blocks (test mode)',
-  description: 'An empty POST mines one block on every sandbox network. Live keys get 400.',
-  tag: 'Sandbox',
-  body: { schema: sandboxBlocksSchema, required: false, example: { count: 2, network: 'btc' } },
-  success: { status: 200, description: 'Blocks mined', data: sandboxBlocksResultSchema },
-  errors: bodyErrors,
+  },
 };

@@ -1,7 +1,6 @@
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { currencyCodeSchema } from '../../api-kit/schemas.js';
 import { isValidAddress } from '../../core/catalog/catalog.js';
@@ -10,9 +9,9 @@ import { chainKey } from '../../core/chains/types.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { numberToDecimalText, toUnits } from '../../core/money/decimal.js';
 import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { bodyErrors } from '../openapi/operation.js';
 import { sandboxTransferResultSchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 
 /** XRP destination tags are uint32: the catalog regex bounds the digits, this bounds the value. */
 function validExtraId(asset: { extraIdRegex: string | null; family: string }, extraId: string): boolean {
@@ -41,8 +40,21 @@ export const sandboxTransferSchema = z.strictObject({
 });
 
 /** POST /sandbox/transfers: a transfer enters the sandbox mempool (0 confirmations); the watcher sees it at once. */
-export function registerSandboxTransfers(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.post('/sandbox/transfers', async (c) => {
+export const sandboxTransfersRoute: MerchantRoute = {
+  method: 'post',
+  path: '/sandbox/transfers',
+  operationId: 'sendSandboxTransfer',
+  summary: 'Send a sandbox transfer (test mode)',
+  description: 'The transfer enters the sandbox mempool with 0 confirmations. Live keys get 400.',
+  tag: 'Sandbox',
+  body: {
+    schema: sandboxTransferSchema,
+    required: true,
+    example: { currency: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '0.00153847' },
+  },
+  success: { status: 201, description: 'Transfer broadcast', data: sandboxTransferResultSchema },
+  errors: bodyErrors,
+  handler: (deps) => async (c) => {
     requireTestMode(c);
     const { data } = await readJson(c, sandboxTransferSchema, deps.limits.bodyBytes);
     const asset = deps.catalog.get(data.currency);
@@ -76,21 +88,5 @@ export function registerSandboxTransfers(app: Hono<MerchantEnv>, deps: ApiDeps):
       'Transfer broadcast to the sandbox mempool',
       201,
     );
-  });
-}
-
-export const sandboxTransfersOperation: Operation = {
-  method: 'post',
-  path: '/sandbox/transfers',
-  operationId: 'sendSandboxTransfer',
-  summary: 'Send a sandbox transfer (test mode)',
-  description: 'The transfer enters the sandbox mempool with 0 confirmations. Live keys get 400.',
-  tag: 'Sandbox',
-  body: {
-    schema: sandboxTransferSchema,
-    required: true,
-    example: { currency: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '0.00153847' },
   },
-  success: { status: 201, description: 'Transfer broadcast', data: sandboxTransferResultSchema },
-  errors: bodyErrors,
 };

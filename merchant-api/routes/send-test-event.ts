@@ -1,24 +1,12 @@
-import type { Hono } from 'hono';
 import { refuseBody } from '../../api-kit/body.js';
-import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { deliveryView } from '../../core/webhooks/delivery-view.js';
 import { sendTestEvent } from '../../core/webhooks/test-event.js';
-import type { MerchantEnv } from '../auth.js';
-import type { Operation } from '../openapi/operation.js';
 import { deliverySchema } from '../openapi/responses.js';
+import type { MerchantRoute } from '../route.js';
 
 /** POST /webhook-deliveries/test (202): a signed test event to the merchant's endpoint, to check a receiver. */
-export function registerSendTestEvent(app: Hono<MerchantEnv>, deps: ApiDeps): void {
-  app.post('/webhook-deliveries/test', async (c) => {
-    await refuseBody(c);
-    const d = await sendTestEvent(deps.db, c.get('merchant').id, deps.clock.now());
-    deps.webhooks.wake();
-    return ok(c, deliveryView(d, []), 'Test event queued', 202);
-  });
-}
-
-export const sendTestEventOperation: Operation = {
+export const sendTestEventRoute: MerchantRoute = {
   method: 'post',
   path: '/webhook-deliveries/test',
   operationId: 'sendTestWebhook',
@@ -27,4 +15,10 @@ export const sendTestEventOperation: Operation = {
   tag: 'Webhooks',
   success: { status: 202, description: 'Test event queued', data: deliverySchema },
   errors: [400, 413],
+  handler: (deps) => async (c) => {
+    await refuseBody(c);
+    const d = await sendTestEvent(deps.db, c.get('merchant').id, deps.clock.now());
+    deps.webhooks.wake();
+    return ok(c, deliveryView(d, []), 'Test event queued', 202);
+  },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountSchema, timestampSchema } from './responses.js';
+import { amountSchema, timestampSchema } from './payment-schemas.js';
 
 /** What the reusable-link routes answer (api-kit/link-views.ts), checked against every answer the suites receive. */
 
