@@ -76,7 +76,9 @@ export function derivePaymentState(
     confirmedAt ??= now;
   } else if (settledStatuses.has(p.status) && !reopened) {
     status = p.status as PaymentStatus;
-  } else if (confirmedOnTime >= need && need > 0n) {
+  } else if (confirmedOnTime > 0n && confirmedOnTime >= need) {
+    // Something confirmed that, with the accepted shortfall, covers the amount: a USD tolerance may cover all of a
+    // small payment (need 0), and then any confirmed deposit finishes it, never none.
     status = 'finished';
     confirmedAt ??= now;
   } else if (seenOnTime > confirmedOnTime) {
