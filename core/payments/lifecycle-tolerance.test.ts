@@ -3,7 +3,7 @@ import { type DepositFacts, derivePaymentState, type PaymentFacts } from './life
 
 /*
  * The underpaid tolerance in the lifecycle's pure function (issue 30 item 5): the larger of the basis points and the
- * merchant's USD amount in base units (core/payments/tolerance.ts caps it at the amount due, so `need` can be 0).
+ * merchant's USD amount in base units, and never more than half the amount due.
  */
 
 const payment = (over: Partial<PaymentFacts> = {}): PaymentFacts => ({
@@ -30,14 +30,18 @@ describe('the underpaid tolerance', () => {
     expect(derivePaymentState(p, [deposit(9_699n)], 10, 1).status).toBe('partially_paid');
   });
 
-  it('finishes a small payment a USD tolerance covers whole once anything is confirmed, never with nothing', () => {
-    const p = payment({ underpaidToleranceUnits: 10_000n });
-    expect(derivePaymentState(p, [deposit(1n)], 10, 1)).toMatchObject({
-      status: 'finished',
-      statusDetail: 'underpaid',
-    });
-    expect(derivePaymentState(p, [deposit(1n, 0)], 10, 1).status).toBe('confirming');
-    expect(derivePaymentState(p, [], 10, 1).status).toBe('waiting');
-    expect(derivePaymentState(p, [], 2_000, 1).status).toBe('expired');
+  it('accepts at most half the amount due short, whatever the tolerance: dust never finishes a payment', () => {
+    for (const p of [payment({ underpaidToleranceUnits: 10_000n }), payment({ underpaidToleranceBps: 10_000 })]) {
+      expect(derivePaymentState(p, [deposit(1n)], 10, 1)).toMatchObject({
+        status: 'partially_paid',
+        statusDetail: 'underpaid',
+      });
+      expect(derivePaymentState(p, [deposit(4_999n)], 10, 1).status).toBe('partially_paid');
+      expect(derivePaymentState(p, [deposit(5_000n)], 10, 1)).toMatchObject({
+        status: 'finished',
+        statusDetail: 'underpaid',
+      });
+      expect(derivePaymentState(p, [], 2_000, 1).status).toBe('expired');
+    }
   });
 });

@@ -59,8 +59,11 @@ export function derivePaymentState(
   }
   const actuallyPaidUnits = seenOnTime + lateUnits;
   const byBps = (p.payAmountUnits * BigInt(p.underpaidToleranceBps)) / 10_000n;
-  const tolerance =
+  const most =
     p.underpaidToleranceUnits !== undefined && p.underpaidToleranceUnits > byBps ? p.underpaidToleranceUnits : byBps;
+  // Never more than half the amount due: a USD tolerance above a small price (or 100%) must not let dust finish it.
+  const half = p.payAmountUnits / 2n;
+  const tolerance = most > half ? half : most;
   const need = p.payAmountUnits - tolerance;
   const windowClosed = now > p.validUntil;
 
@@ -76,9 +79,7 @@ export function derivePaymentState(
     confirmedAt ??= now;
   } else if (settledStatuses.has(p.status) && !reopened) {
     status = p.status as PaymentStatus;
-  } else if (confirmedOnTime > 0n && confirmedOnTime >= need) {
-    // Something confirmed that, with the accepted shortfall, covers the amount: a USD tolerance may cover all of a
-    // small payment (need 0), and then any confirmed deposit finishes it, never none.
+  } else if (confirmedOnTime >= need && need > 0n) {
     status = 'finished';
     confirmedAt ??= now;
   } else if (seenOnTime > confirmedOnTime) {

@@ -67,8 +67,8 @@ export function UnderpaidToleranceSection({ merchantId, owner }: { merchantId: s
           </label>
           <FieldError id="usd-err" messages={fields.value.usd} />
           <span class="hint" id="tolerance-hint">
-            A payment short by at most the larger of the two finishes (marked underpaid). The USD amount is converted
-            with the payment’s own quote.
+            A payment short by at most the larger of the two finishes (marked underpaid), never one short by more than
+            half. The USD amount is converted with the payment’s own quote.
           </span>
           {owner ? (
             <div class="actions">
