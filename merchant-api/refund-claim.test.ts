@@ -97,6 +97,19 @@ describe('refund claim links', () => {
     expect(mail?.parsed.subject).toBe('Test shop is sending you a refund');
     expect(mail?.parsed.text).toContain(`Give your refund address: ${url}`);
     expect(mail?.parsed.text).toContain('Amount: 0.00015 BTC');
+    // Once sent, the outbox's copy (the mail log) no longer holds the working link: the store keeps the token hashed.
+    const logged = await until(
+      () =>
+        t.service.deps.db
+          .selectFrom('mail_outbox')
+          .select(['status', 'text_body', 'html_body'])
+          .where('to_address', '=', 'claim@buyer.example')
+          .where('subject', 'like', '%refund%')
+          .executeTakeFirstOrThrow(),
+      (m) => m.status === 'sent',
+    );
+    expect(`${logged.text_body}${logged.html_body}`).not.toContain(token);
+    expect(logged.text_body).toContain('[link removed after sending]');
 
     // The page: exact digits, the network, in the reader's language.
     const open = await page(url);

@@ -17,17 +17,19 @@ export function setPasswordUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/dashboard/set-password#token=${token}`;
 }
 
-/** What a set-password link becomes in the stored mail once it was sent (or failed for good). */
+/** What a one-time link becomes in the stored mail once it was sent (or failed for good). */
 export const LINK_REMOVED = '[link removed after sending]';
 
-const setPasswordLink = /https?:\/\/[^\s"'<>]*\/dashboard\/set-password#token=[\w-]+/g;
+/** Links whose token is stored hashed elsewhere: a dashboard set-password link, a refund's claim link. */
+const oneTimeLink = /https?:\/\/[^\s"'<>]*\/(?:dashboard\/set-password#token=|refund\/)[\w-]+/g;
 
 /**
- * A mail body without its set-password links: the outbox keeps sent mail for the log, and a usable one-time link
- * must not sit there in clear for a month. The relay already has the mail; the log still shows what was sent.
+ * A mail body without its one-time links: the outbox keeps sent mail for the log, and a usable link whose token the
+ * store otherwise keeps only hashed must not sit there in clear for a month. The relay already has the mail; the
+ * log still shows what was sent.
  */
-export function withoutSetPasswordLinks(body: string): string {
-  return body.replace(setPasswordLink, LINK_REMOVED);
+export function withoutOneTimeLinks(body: string): string {
+  return body.replace(oneTimeLink, LINK_REMOVED);
 }
 
 export function invitationMail(o: { merchantName: string; role: string; url: string; hours: number }): MailContent {

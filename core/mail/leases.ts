@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { withoutSetPasswordLinks } from './account-mails.js';
+import { withoutOneTimeLinks } from './account-mails.js';
 import type { Mail } from './outbox.js';
 import type { SendOutcome } from './transport.js';
 
@@ -94,12 +94,12 @@ export async function recordMailAttempts(
           last_response: o.response,
           updated_at: now,
           sent_at: status === 'sent' ? now : null,
-          // Done with (sent, or failed for good): a set-password link it carried is no longer kept in clear.
+          // Done with (sent, or failed for good): a one-time link it carried is no longer kept in clear.
           ...(status === 'pending'
             ? {}
             : {
-                text_body: withoutSetPasswordLinks(r.mail.text_body),
-                html_body: r.mail.html_body === null ? null : withoutSetPasswordLinks(r.mail.html_body),
+                text_body: withoutOneTimeLinks(r.mail.text_body),
+                html_body: r.mail.html_body === null ? null : withoutOneTimeLinks(r.mail.html_body),
               }),
         })
         .where('id', '=', r.mail.id)
