@@ -108,6 +108,20 @@ export function requireSession(x: DashCtx): MiddlewareHandler<DashEnv> {
 const CASHIER_ROUTES = /\/merchants\/[\w-]+\/(?:events|assets|pos\/payments(?:\/[\w-]+)?|pos\/sales)$/;
 
 /**
+ * A merchant that requires two-factor refuses its members without it (403) until they turn it on; answers whether
+ * the user has it.
+ */
+export async function refuseWithoutTwoFactor(x: DashCtx, userId: string, merchantId: string): Promise<boolean> {
+  const twoFactor = await hasTwoFactor(x.deps.db, userId);
+  if (!twoFactor && (await requiresTwoFactor(x.deps.db, merchantId)))
+    throw new AppError(
+      'FORBIDDEN',
+      'This merchant requires two-factor sign-in: turn it on under Account security, then come back',
+    );
+  return twoFactor;
+}
+
+/**
  * Routes of one merchant (`/merchants/:merchant_id/...`): the signed-in user must belong to it, else it reads as
  * not found, like any resource of another merchant. Reading is for every member; only an owner changes anything.
  * Cashiers reach the point of sale only (CASHIER_ROUTES). A merchant that requires two-factor refuses members
@@ -119,12 +133,7 @@ export function requireMember(x: DashCtx): MiddlewareHandler<DashEnv> {
     const role = await roleIn(x.deps.db, c.get('signedIn').userId, merchantId);
     const merchant = role ? await getMerchant(x.deps.db, merchantId) : undefined;
     if (!role || !merchant) throw new AppError('NOT_FOUND', 'Merchant not found');
-    const twoFactor = await hasTwoFactor(x.deps.db, c.get('signedIn').userId);
-    if (!twoFactor && (await requiresTwoFactor(x.deps.db, merchantId)))
-      throw new AppError(
-        'FORBIDDEN',
-        'This merchant requires two-factor sign-in: turn it on under Account security, then come back',
-      );
+    const twoFactor = await refuseWithoutTwoFactor(x, c.get('signedIn').userId, merchantId);
     if (role === 'cashier' && !CASHIER_ROUTES.test(c.req.path))
       throw new AppError(
         'FORBIDDEN',

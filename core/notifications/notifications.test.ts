@@ -104,6 +104,24 @@ async function create(key: string, amount = 40, currency = 'btc') {
 const status = async (id: string) => (await t.api(`/api/v1/payments/${id}`)).json.data;
 
 describe('merchant notifications', () => {
+  it('refuses a cashier: the point of sale shows no payments, webhooks or relayer, so neither do its mails', async () => {
+    const m = t.merchant.merchant_id;
+    const cashier = await userOf(t, m, 'till@shop.example', 'cashier');
+    const put = await cashier.call(`/account/notifications/${m}`, {
+      method: 'PUT',
+      body: { events: ['payment_finished'], delivery: 'immediate' },
+    });
+    expect(put.status, put.text).toBe(403);
+    expect((await cashier.call(`/account/notifications/${m}`)).status).toBe(403);
+    const saved = await t.service.deps.db
+      .selectFrom('member_notification_prefs')
+      .innerJoin('dashboard_users as u', 'u.id', 'member_notification_prefs.user_id')
+      .select('u.email')
+      .where('u.email', '=', 'till@shop.example')
+      .execute();
+    expect(saved).toEqual([]);
+  });
+
   it('mails an immediate member once per finished, partially paid and late payment, nothing they turned off', async () => {
     const m = t.merchant.merchant_id;
     const now = await userOf(t, m, 'now@shop.example', 'viewer');

@@ -88,7 +88,9 @@ export async function subscribersOf(
     .innerJoin('dashboard_users as u', 'u.id', 'p.user_id')
     .innerJoin('merchants as mc', 'mc.id', 'p.merchant_id')
     .select(['p.user_id', 'p.merchant_id', 'p.events', 'p.delivery', 'u.email', 'mc.name'])
-    .where('u.active', '=', 1);
+    .where('u.active', '=', 1)
+    // A cashier sees the point of sale only, never the merchant's payments, webhooks or relayer.
+    .where('m.role', '!=', 'cashier');
   q = 'merchantIds' in scope ? q.where('p.merchant_id', 'in', scope.merchantIds) : q.where('mc.mode', '=', scope.mode);
   const rows = await q.orderBy('p.user_id').orderBy('p.merchant_id').execute();
   return rows

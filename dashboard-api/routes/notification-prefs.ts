@@ -12,7 +12,7 @@ import {
   saveNotifyPrefs,
 } from '../../core/notifications/prefs.js';
 import { roleIn } from '../../core/users/memberships.js';
-import type { DashCtx, DashEnv } from '../context.js';
+import { type DashCtx, type DashEnv, refuseWithoutTwoFactor } from '../context.js';
 
 export const notificationPrefsSchema = z.strictObject({
   events: z
@@ -30,14 +30,23 @@ const view = (merchantId: string, p: NotifyPrefs, digestHour = 7) => ({
 
 /**
  * GET and PUT /account/notifications/{merchant_id}: which merchant events the signed-in member is mailed, at once
- * or in a daily digest. Any role may choose its own (a viewer reads the payments it would be told of), so this lives
+ * or in a daily digest. Any role but a cashier may choose its own (a viewer reads the payments it would be told of), so this lives
  * under /account rather than the merchant's routes where only owners change things. A personal preference: it
  * changes nothing of the merchant's, so it writes no audit entry (listed in the audit walk's NOT_CHANGES).
  */
 export function registerNotificationPrefs(app: Hono<DashEnv>, x: DashCtx): void {
   const digestHour = x.deps.settings.notifyDigestHour;
+  // The merchant's own rules for its data hold here too: a cashier sees the point of sale only, and a merchant
+  // that requires two-factor tells nothing to a member without it.
   const member = async (userId: string, merchantId: string) => {
-    if (!(await roleIn(x.deps.db, userId, merchantId))) throw new AppError('NOT_FOUND', 'Merchant not found');
+    const role = await roleIn(x.deps.db, userId, merchantId);
+    if (!role) throw new AppError('NOT_FOUND', 'Merchant not found');
+    if (role === 'cashier')
+      throw new AppError(
+        'FORBIDDEN',
+        "Cashiers take payments at the point of sale: the merchant's notifications are for its other members",
+      );
+    await refuseWithoutTwoFactor(x, userId, merchantId);
   };
   app.get('/account/notifications/:merchant_id', async (c) => {
     const merchantId = idParam(c, 'merchant_id', 'Merchant');
