@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { decodeAddress } from '../chains/monero/monero.js';
 import { MoneroChain } from '../chains/monero/monero-chain.js';
 import { checkTxKey, parseTxKey } from '../chains/monero/tx-key.js';
@@ -6,13 +6,17 @@ import type { ChainRegistry } from '../chains/registry.js';
 import type { Clock } from '../clock.js';
 import { AppError, err, invalid, ok, type Result } from '../errors.js';
 import { newId } from '../ids.js';
+import { isPostgres } from '../store/dialect.js';
 import type { Database } from '../store/schema.js';
 import { inTransaction } from '../store/transaction.js';
 import { rederiveRefund } from './observe.js';
 import type { Refund } from './refund.js';
 import { unitsText } from './refundable.js';
 import { findMerchantRefund, findRefund } from './store.js';
-import { insertRefundTransfer } from './transfers.js';
+import { findRefundTransfer, insertRefundTransfer, updateRefundTransfer } from './transfers.js';
+
+/** How far a miner may set its block's time from the true time (monero's future-time limit). */
+const BLOCK_TIME_SLACK_MS = 2 * 3_600_000;
 
 export interface MoneroProof {
   merchantId: string;
@@ -66,6 +70,10 @@ export async function proveMoneroRefund(
   const tx = await source.proofTransaction(txid);
   if (!tx) return err(invalid('txid', 'monerod does not know this transaction'));
   if (!tx.block) return err(invalid('txid', 'This transaction is not in a block yet; prove it once it is mined'));
+  // Money that reached the address before the refund existed is not this refund (as the watchers rule for the other
+  // chains, core/refunds/observe.ts); a miner may set its block's time up to two hours off, so that much is allowed.
+  if (tx.block.time !== null && tx.block.time < r.created_at - BLOCK_TIME_SLACK_MS)
+    return err(invalid('txid', 'This transaction was mined before the refund was created: it is not this refund'));
   const to = decodeAddress(r.address);
   if (!to) return err(invalid('refund_id', 'The refund’s address cannot be read'));
   const proof = checkTxKey(to, keys, tx.extra, tx.outputs);
@@ -87,11 +95,28 @@ export async function proveMoneroRefund(
   }
   return inTransaction(db, async (trx) => {
     const now = clock.now();
+    // Two proofs of one transaction at once (two refunds of the same amount to one address) take turns here, so the
+    // second sees the first's row: one transfer completes one refund. SQLite writes one transaction at a time anyway.
+    if (isPostgres(trx))
+      await sql`select pg_advisory_xact_lock(hashtext(${`refund-proof:${key}:${txid}`}))`.execute(trx);
     const fresh = await findRefund(trx, r.id);
     if (fresh?.status !== 'ready')
       return err(invalid('refund_id', `Only a ready refund can be proved sent (this one is ${fresh?.status})`));
     if (await txidUsed(trx, key, txid, r.id)) return err(invalid('txid', 'This transaction proved another refund'));
     const block = tx.block as { height: number; hash: string };
+    // Proved before, then dropped (a reorg took its block and the watcher, blind to the customer's output, let it
+    // go): the same row comes back with its new block rather than a second one.
+    const earlier = await findRefundTransfer(trx, r.id, key, txid, proof.outputs[0] ?? 0);
+    if (earlier) {
+      await updateRefundTransfer(trx, earlier.id, {
+        block_height: block.height,
+        block_hash: block.hash,
+        removed: 0,
+        updated_at: now,
+      });
+      await rederiveRefund(trx, r.id, chains, now);
+      return ok((await findRefund(trx, r.id)) as Refund);
+    }
     await insertRefundTransfer(trx, {
       id: newId('rtx'),
       refund_id: r.id,

@@ -175,13 +175,14 @@ export class MoneroChain implements ChainSource {
    * One transaction for a refund's tx-key proof (core/chains/monero/tx-key.ts): its `extra` and RingCT outputs, and
    * the block it is in (null in the pool). Null when monerod does not know it, or it has no outputs worth reading.
    */
-  async proofTransaction(
-    txid: string,
-  ): Promise<{ extra: number[]; outputs: MoneroOutput[]; block: { height: number; hash: string } | null } | null> {
-    const r = await this.get<{ txs?: { as_json: string; in_pool: boolean; block_height?: number }[] }>(
-      'get_transactions',
-      { txs_hashes: [txid], decode_as_json: true },
-    );
+  async proofTransaction(txid: string): Promise<{
+    extra: number[];
+    outputs: MoneroOutput[];
+    block: { height: number; hash: string; time: number | null } | null;
+  } | null> {
+    const r = await this.get<{
+      txs?: { as_json: string; in_pool: boolean; block_height?: number; block_timestamp?: number }[];
+    }>('get_transactions', { txs_hashes: [txid], decode_as_json: true });
     const t = r.txs?.[0];
     if (!t) return null;
     const json = JSON.parse(t.as_json) as TxJson;
@@ -189,7 +190,9 @@ export class MoneroChain implements ChainSource {
     if (!outputs || !json.extra) return null;
     const height = t.in_pool || t.block_height === undefined ? null : t.block_height;
     const hash = height === null ? null : await this.blockHash(height);
-    return { extra: json.extra, outputs, block: height !== null && hash ? { height, hash } : null };
+    // The block's time (seconds, as its miner set it), so a proof can refuse a transfer older than its refund.
+    const time = t.block_timestamp ? t.block_timestamp * 1000 : null;
+    return { extra: json.extra, outputs, block: height !== null && hash ? { height, hash, time } : null };
   }
 
   private scan(keys: MoneroViewKey[], txid: string, tx: TxJson): ChainTransfer[] {
