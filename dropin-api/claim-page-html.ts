@@ -31,8 +31,10 @@ function words(claim: Claim, locale: MailLocale) {
     asset: assetTicker(r.asset),
     network: networkName(r.network),
   };
-  const fill = (s: string) => esc(s.replace(/\{(merchant|asset|network)\}/g, (_, k: string) => vars[k] ?? ''));
-  return { t, fill };
+  const text = (s: string) => s.replace(/\{(merchant|asset|network)\}/g, (_, k: string) => vars[k] ?? '');
+  // `fill` for the page's HTML; `text` for the title, which shell() escapes itself.
+  const fill = (s: string) => esc(text(s));
+  return { t, fill, text };
 }
 
 function facts(claim: Claim, locale: MailLocale): string {
@@ -48,10 +50,10 @@ function facts(claim: Claim, locale: MailLocale): string {
 
 /** The form asking for the address; with `bad`, the address as typed and the reason it was refused. */
 export function claimFormHtml(claim: Claim, locale: MailLocale, bad?: { address: string }): string {
-  const { t, fill } = words(claim, locale);
+  const { t, fill, text } = words(claim, locale);
   const describedBy = bad ? 'address-hint address-error' : 'address-hint';
   return shell(
-    fill(t.title),
+    text(t.title),
     `${facts(claim, locale)}
 <p>${fill(t.intro)}</p>
 <form method="post" novalidate>
@@ -67,9 +69,9 @@ export function claimFormHtml(claim: Claim, locale: MailLocale, bad?: { address:
 
 /** The address was taken: it is shown back, with what happens next. */
 export function claimDoneHtml(claim: Claim, locale: MailLocale): string {
-  const { t, fill } = words(claim, locale);
+  const { t, fill, text } = words(claim, locale);
   return shell(
-    fill(t.title),
+    text(t.title),
     `${facts(claim, locale)}
 <p class="done" role="status">${fill(t.done)}</p>
 <p class="mono" data-field="address">${esc(claim.refund.address ?? '')}</p>`,
@@ -80,9 +82,9 @@ export function claimDoneHtml(claim: Claim, locale: MailLocale): string {
 
 /** A link that takes no address (used, expired, or its refund moved on): it says so and offers no form. */
 export function claimRefusedHtml(claim: Claim, locale: MailLocale, state: 'used' | 'expired' | 'closed'): string {
-  const { t, fill } = words(claim, locale);
+  const { t, fill, text } = words(claim, locale);
   return shell(
-    fill(t.title),
+    text(t.title),
     `${facts(claim, locale)}\n<p class="closed" role="status" data-state="${state}">${fill(t[state])}</p>`,
     locale,
     STYLE,
