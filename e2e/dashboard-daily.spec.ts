@@ -85,8 +85,9 @@ test.describe('the dashboard as a daily tool', () => {
     const sequence = (await world.service.api(`/api/v1/payments/${id}`, { key: made.merchant.secret_key })).json.data
       .sequence;
     await expect(finished.locator('[data-field="delivery-carries"]')).toContainText(`sequence ${sequence}`);
-    await expect(finished.locator('[data-field="error"]')).toHaveText('HTTP 500');
-    await expect(finished.locator('[data-field="response-excerpt"]')).toHaveText('order 77 unknown here');
+    // Its latest attempt (a slow run may already show the retry too, with the same answer).
+    await expect(finished.locator('[data-field="error"]').first()).toHaveText('HTTP 500');
+    await expect(finished.locator('[data-field="response-excerpt"]').first()).toHaveText('order 77 unknown here');
     await expect(finished).toContainText('next attempt');
     await finished.getByText('Payload as sent').click();
     const sent = made.receiver.received.find((w) => w.json?.payment?.payment_status === 'finished');
@@ -100,7 +101,12 @@ test.describe('the dashboard as a daily tool', () => {
     const deliveryId = (await finished.getAttribute('data-delivery')) ?? '';
     await retryFromService(world, merchantId, deliveryId);
     await expect(finished.locator('[data-status="succeeded"]').first()).toBeVisible();
-    await expect(finished.locator('[data-field="status-code"]')).toHaveText(['500', '200']);
+    // The receiver's 500s (one, or more when a slow run let the schedule retry first), then the 200.
+    const codes = finished.locator('[data-field="status-code"]');
+    await expect(codes.last()).toHaveText('200');
+    const answers = await codes.allTextContents();
+    expect(answers.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(answers.slice(0, -1).map((a) => a.trim()))).toEqual(new Set(['500']));
     await expect(finished).not.toContainText('next attempt');
   });
 

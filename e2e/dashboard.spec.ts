@@ -83,7 +83,7 @@ test.describe('merchant dashboard pages', () => {
     await expect(page).toHaveURL(new RegExp(`/payments/${id}$`));
     await expect(page.getByRole('heading', { name: `Payment ${id}` })).toBeFocused();
     await expect(page.locator('.headline [data-status]').first()).toHaveText(/finished/);
-    await expect(page.getByText(/Overpaid by 0\.1 LTC/)).toBeVisible();
+    await expect(page.getByText('Overpaid by 0.1 LTC', { exact: true })).toBeVisible();
     const steps = page.locator('.timeline li');
     await expect(steps.first()).toContainText('#1');
     await expect(steps.first()).toContainText('waiting');
@@ -172,7 +172,7 @@ test.describe('merchant dashboard pages', () => {
       const file = await (await download).path();
       const csv = readFileSync(file, 'utf8');
       expect(csv.split('\r\n')[0]).toBe(
-        'payment_id,created_at,payment_status,status_detail,price_amount,price_currency,pay_amount,pay_currency,actually_paid,network,pay_address,extra_id,order_id,customer_email,confirmed_at',
+        'payment_id,created_at,payment_status,status_detail,price_amount,price_currency,pay_amount,pay_currency,actually_paid,refunded,network,pay_address,extra_id,order_id,customer_email,confirmed_at',
       );
       expect(csv).toContain('"order-live-1"');
     });

@@ -89,7 +89,8 @@ export { expect };
 /** Saves a screenshot of the current screen as a test artifact (test-results/, and attached to the report). */
 export async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  // Full pages (the API reference is long) can take more than the default 15 s on a loaded machine.
+  await page.screenshot({ path, fullPage: true, timeout: 60_000 });
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
