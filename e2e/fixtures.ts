@@ -86,11 +86,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
 export { expect };
 
-/** Saves a screenshot of the current screen as a test artifact (test-results/, and attached to the report). */
-export async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+/** Saves a screenshot of the page (or only the screen) as a test artifact (test-results/, and attached to the report). */
+export async function shot(page: Page, testInfo: TestInfo, name: string, fullPage = true): Promise<void> {
   const path = testInfo.outputPath(`${name}.png`);
-  // Full pages (the API reference is long) can take more than the default 15 s on a loaded machine.
-  await page.screenshot({ path, fullPage: true, timeout: 60_000 });
+  await page.screenshot({ path, fullPage });
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
