@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../core/clock.js';
 import { createMerchant } from '../core/merchants/merchants.js';
 import { startReceiver, type TestReceiver } from '../core/webhooks/testing/receiver.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
@@ -360,5 +361,38 @@ describe('refunds seen on chain (the watcher that follows the chain for deposits
       txid: null,
       other_transfers: [],
     });
+  });
+});
+
+describe('refunds seen on chain, whatever the block’s own time says', () => {
+  it('a transfer in a block stamped a moment before the refund was made still completes it (block times are whole seconds set by miners)', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
+    const s = await startTestService({ start: true, clock });
+    try {
+      const r = await s.api('/api/v1/payments', { body: { amount: 100, currency: 'btc', email: 'ann@example.com' } });
+      expect(r.status, r.text).toBe(201);
+      const id = r.json.data.payment.payment_id as string;
+      const amount = /"pay_amount":([0-9.]+)/.exec(r.text)?.[1] as string;
+      const pay = { currency: 'btc', address: r.json.data.blockchain.pay_address, amount };
+      expect((await s.api('/api/v1/sandbox/transfers', { body: pay })).status).toBe(201);
+      const mine = { body: { network: 'btc', count: 2 } };
+      expect((await s.api('/api/v1/sandbox/blocks', mine)).status).toBe(200);
+      clock.advance(10_000);
+      const customer = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+      const refund = (
+        await s.api(`/api/v1/payments/${id}/refunds`, { body: { amount_units: '5000', address: customer } })
+      ).json.data;
+      expect(refund.refund_status).toBe('ready');
+      // The chain's stamp trails the refund by a few seconds: the same moment to a miner's clock.
+      clock.advance(-3_000);
+      const send = { currency: 'btc', address: customer, amount: '0.00005' };
+      const sent = await s.api('/api/v1/sandbox/transfers', { body: send });
+      expect(sent.status, sent.text).toBe(201);
+      expect((await s.api('/api/v1/sandbox/blocks', mine)).status).toBe(200);
+      const done = (await s.api(`/api/v1/refunds/${refund.refund_id}`)).json.data;
+      expect(done).toMatchObject({ refund_status: 'confirmed', txid: sent.json.data.txid });
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -27,6 +27,9 @@ import {
  * amount is recorded on the refund and completes nothing. A reorg or a dropped transaction rolls it back, as deposits.
  */
 
+/** How far a block's own time may trail the moment it was made (Bitcoin's rules allow two hours either way). */
+const BLOCK_CLOCK_DRIFT_MS = 2 * 60 * 60 * 1000;
+
 type Source = { key: string; network: string; mode: 'test' | 'live' };
 
 /** Records transfers to open refunds' addresses; returns the ids of refunds concerned. */
@@ -57,8 +60,12 @@ export async function recordRefundTransfers(
           updated_at: now,
         });
       } else {
-        // Money that reached the address before the refund existed is not this refund.
-        if (seenAt < r.created_at) continue;
+        // The watcher meets each block once, in order, so a transfer met here while the refund is open came after it
+        // was made, whatever its block's time says: block times are whole seconds set by miners, and Bitcoin's rules
+        // let them run two hours off, so a refund sent a moment after it was made can carry an earlier stamp. Only a
+        // block replayed by a reorg can bring older money here: one stamped further back than any clock drift is not
+        // this refund.
+        if (block && block.seenAt + BLOCK_CLOCK_DRIFT_MS < r.created_at) continue;
         await insertRefundTransfer(trx, {
           id: newId('rtx'),
           refund_id: r.id,
