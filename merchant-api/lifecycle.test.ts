@@ -303,4 +303,26 @@ describe('sandbox routes', () => {
     const r = await t.api('/api/v1/sandbox/blocks', { body: {}, key: live.secret_key });
     expect(r.status).toBe(400);
   });
+
+  it('mine blocks for many callers at once: each gets its own blocks, one chain with no height twice', async () => {
+    const network = 'doge';
+    const before = (await t.api('/api/v1/sandbox/blocks', { body: { network, count: 1 } })).json.data;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => t.api('/api/v1/sandbox/blocks', { body: { network, count: 2 } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    const rows = await t.service.deps.db
+      .selectFrom('sandbox_blocks')
+      .select(['height', 'hash', 'parent_hash'])
+      .where('network', '=', network)
+      .orderBy('height')
+      .execute();
+    expect(rows.at(-1)?.height).toBe(before.height + 16);
+    // Each caller is told the tip its own two blocks reached: eight different heights.
+    expect(new Set(answers.map((a) => a.json.data.height)).size).toBe(8);
+    for (let i = 1; i < rows.length; i++) {
+      expect(rows[i]?.height).toBe((rows[i - 1]?.height ?? 0) + 1);
+      expect(rows[i]?.parent_hash).toBe(rows[i - 1]?.hash);
+    }
+  });
 });

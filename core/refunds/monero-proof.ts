@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { decodeAddress } from '../chains/monero/monero.js';
 import { MoneroChain } from '../chains/monero/monero-chain.js';
 import { checkTxKey, parseTxKey } from '../chains/monero/tx-key.js';
@@ -6,7 +6,7 @@ import type { ChainRegistry } from '../chains/registry.js';
 import type { Clock } from '../clock.js';
 import { AppError, err, invalid, ok, type Result } from '../errors.js';
 import { newId } from '../ids.js';
-import { isPostgres } from '../store/dialect.js';
+import { takeTurns } from '../store/dialect.js';
 import type { Database } from '../store/schema.js';
 import { inTransaction } from '../store/transaction.js';
 import { rederiveRefund } from './observe.js';
@@ -97,8 +97,7 @@ export async function proveMoneroRefund(
     const now = clock.now();
     // Two proofs of one transaction at once (two refunds of the same amount to one address) take turns here, so the
     // second sees the first's row: one transfer completes one refund. SQLite writes one transaction at a time anyway.
-    if (isPostgres(trx))
-      await sql`select pg_advisory_xact_lock(hashtext(${`refund-proof:${key}:${txid}`}))`.execute(trx);
+    await takeTurns(trx, `refund-proof:${key}:${txid}`);
     const fresh = await findRefund(trx, r.id);
     if (fresh?.status !== 'ready')
       return err(invalid('refund_id', `Only a ready refund can be proved sent (this one is ${fresh?.status})`));

@@ -4,6 +4,7 @@ import type { Asset } from '../../catalog/types.js';
 import type { Clock } from '../../clock.js';
 import { toError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import { takeTurns } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
 import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey } from '../types.js';
 import type { ChainWatchers } from '../watchers.js';
@@ -128,6 +129,8 @@ export async function sandboxSend(
 /** Mines `count` blocks on one network; the first takes every transfer waiting in the mempool. Returns the new height. */
 export async function sandboxMine(db: Kysely<Database>, clock: Clock, network: string, count: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
+    // Two requests mining one network at once would both build on the same tip.
+    await takeTurns(trx, `sandbox-mine:${network}`);
     const tip = await new SandboxChain(trx, network).head();
     let height = tip.height;
     let parent = tip.hash;
