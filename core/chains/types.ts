@@ -46,6 +46,17 @@ export interface ChainSource {
   mempool(): Promise<ChainTransfer[]>;
   /** Height to start from when no checkpoint exists (a new watcher need not replay history). */
   startHeight(): Promise<number>;
+  /**
+   * Where the node holds one transaction: in a block, in its pool (`block` null), or nowhere (null). Given by sources
+   * whose mempool() cannot see transfers to addresses they do not own (Monero: a view key sees only the merchant's
+   * outputs), so a refund proved sent and then unmined by a reorg is followed by its txid, not dropped for missing
+   * from a pool view that never showed it.
+   */
+  transactionAt?(txid: string): Promise<TransactionPlace | null>;
+}
+
+export interface TransactionPlace {
+  block: { height: number; hash: string } | null;
 }
 
 /**

@@ -16,10 +16,10 @@ import {
 import { recomputePayment } from '../payments/recompute.js';
 import { paymentsAt } from '../payments/store.js';
 import { dropLeftMempool, recordRefundTransfers, rederiveRefund } from '../refunds/observe.js';
-import { refundsWithTransfersFrom, unmineRefundTransfersAbove } from '../refunds/transfers.js';
+import { refundsWithTransfersFrom, unminedRefundTransfers, unmineRefundTransfersAbove } from '../refunds/transfers.js';
 import type { Database } from '../store/schema.js';
 import type { ChainRegistry } from './registry.js';
-import { ChainLagError, type ChainSource, type ChainTransfer } from './types.js';
+import { ChainLagError, type ChainSource, type ChainTransfer, type TransactionPlace } from './types.js';
 
 export interface WatcherDeps {
   db: Kysely<Database>;
@@ -154,7 +154,18 @@ export class ChainWatcher {
     }
     this.health.processed = cp.height;
 
-    await this.applyMempool(await src.mempool());
+    await this.applyMempool(await src.mempool(), await this.placeUnmined());
+  }
+
+  /** What a source that follows transactions by txid says of each unmined refund transfer (null: it cannot). */
+  private async placeUnmined(): Promise<Map<string, TransactionPlace | null> | null> {
+    const src = this.source;
+    if (!src.transactionAt) return null;
+    const placed = new Map<string, TransactionPlace | null>();
+    for (const t of await unminedRefundTransfers(this.deps.db, src.key)) {
+      if (!placed.has(t.txid)) placed.set(t.txid, await src.transactionAt(t.txid));
+    }
+    return placed;
   }
 
   /** Walks back from the checkpoint until our stored hash matches the chain, and un-mines what lies above. */
@@ -228,7 +239,10 @@ export class ChainWatcher {
     });
   }
 
-  private async applyMempool(transfers: ChainTransfer[]): Promise<void> {
+  private async applyMempool(
+    transfers: ChainTransfer[],
+    placed: ReadonlyMap<string, TransactionPlace | null> | null,
+  ): Promise<void> {
     const src = this.source;
     await this.inTransaction(async (trx, refunds) => {
       const now = this.deps.clock.now();
@@ -236,7 +250,7 @@ export class ChainWatcher {
       for (const id of await recordRefundTransfers(trx, src, transfers, null, now)) refunds.add(id);
       // Unmined deposits that left the mempool without being mined were replaced or dropped.
       const inPool = new Set(transfers.map((t) => `${t.txid}:${t.index}`));
-      for (const id of await dropLeftMempool(trx, src.key, inPool, now)) refunds.add(id);
+      for (const id of await dropLeftMempool(trx, src.key, inPool, placed, now)) refunds.add(id);
       const gone = (await unminedDeposits(trx, src.key)).filter((d) => !inPool.has(`${d.txid}:${d.log_index}`));
       await markRemoved(
         trx,

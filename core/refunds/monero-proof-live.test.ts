@@ -174,6 +174,22 @@ describe('Monero refunds proved by transaction key (monerod regtest)', () => {
       60_000,
     );
 
+    // A reorg takes the transaction's block and a new chain carries it again: the watcher's view (the merchant's
+    // outputs only) never shows it, so the watcher follows it by its txid. The refund is confirmed again in its new
+    // block without a second proof, rather than falling back to `ready`, which would invite a second sending.
+    const row = async () =>
+      (
+        await t.service.deps.db.selectFrom('refund_transfers').selectAll().where('refund_id', '=', refundId).execute()
+      )[0];
+    const before = await row();
+    await node.popBlocks((await node.height()) - (before?.block_height as number) + 1);
+    expect(await node.inPool(real.tx_hash)).toBe(true);
+    const remined = await node.mineUntilIn(real.tx_hash);
+    await node.mine(CONFIRMATIONS);
+    const after = await until(row, (r) => r?.block_hash !== before?.block_hash && r?.block_height === remined, 60_000);
+    expect(after).toMatchObject({ removed: 0, txid: real.tx_hash });
+    expect(await refundState(refundId)).toMatchObject({ refund_status: 'confirmed', txid: real.tx_hash });
+
     // The same transaction cannot prove a second refund.
     const second = await t.api(`/api/v1/payments/${paymentId}/refunds`, {
       body: { amount_units: REFUND.toString(), address: sub },

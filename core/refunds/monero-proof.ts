@@ -43,7 +43,7 @@ async function txidUsed(db: Kysely<Database>, chain: string, txid: string, refun
  * the merchant's proof: the txid and tx key of the transfer their wallet made (core/chains/monero/tx-key.ts checks it
  * against the merchant's monerod as `check_tx_key` does). The transaction must be in a block, pay the refund's address
  * exactly its amount, and be the key's own. It is then recorded like a transfer a watcher saw, so the Monero watcher
- * confirms it as blocks come and a reorg rolls it back. Bad input is a 422 naming the field, and writes nothing.
+ * confirms it as blocks come and follows it by txid through a reorg (a view key cannot see it). Bad input is a 422 naming the field, and writes nothing.
  *
  * @example
  * await proveMoneroRefund(db, clock, chains, { merchantId, refundId, txid, txKey }) // ok(refund) with status sent
@@ -103,8 +103,8 @@ export async function proveMoneroRefund(
       return err(invalid('refund_id', `Only a ready refund can be proved sent (this one is ${fresh?.status})`));
     if (await txidUsed(trx, key, txid, r.id)) return err(invalid('txid', 'This transaction proved another refund'));
     const block = tx.block as { height: number; hash: string };
-    // Proved before, then dropped (a reorg took its block and the watcher, blind to the customer's output, let it
-    // go): the same row comes back with its new block rather than a second one.
+    // Proved before, then dropped (a reorg took its block and monerod lost it, so the watcher, which follows proved
+    // transactions by txid, let it go): the same row comes back with its new block rather than a second one.
     const earlier = await findRefundTransfer(trx, r.id, key, txid, proof.outputs[0] ?? 0);
     if (earlier) {
       await updateRefundTransfer(trx, earlier.id, {

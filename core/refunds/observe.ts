@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ChainRegistry } from '../chains/registry.js';
-import type { ChainTransfer } from '../chains/types.js';
+import type { ChainTransfer, TransactionPlace } from '../chains/types.js';
 import { newId } from '../ids.js';
 import { recountShares } from '../payments/balance-totals.js';
 import { confirmations } from '../payments/deposits.js';
@@ -88,21 +88,45 @@ export async function recordRefundTransfers(
   return touched;
 }
 
-/** Transfers that left the mempool unmined (replaced, dropped): removed; returns the refunds concerned. */
+/**
+ * Unmined transfers missing from the mempool view: replaced or dropped, so removed; returns the refunds concerned.
+ * Where the source follows transactions by txid (`placed`: what it said of each, asked before this transaction), the
+ * node's word decides instead: back in a block (a reorg's transaction mined again), still in its pool, or gone.
+ */
 export async function dropLeftMempool(
   trx: Kysely<Database>,
   chain: string,
   inPool: ReadonlySet<string>,
+  placed: ReadonlyMap<string, TransactionPlace | null> | null,
   now: number,
 ): Promise<string[]> {
-  const gone = (await unminedRefundTransfers(trx, chain)).filter((t) => !inPool.has(`${t.txid}:${t.log_index}`));
+  const missing = (await unminedRefundTransfers(trx, chain)).filter((t) => !inPool.has(`${t.txid}:${t.log_index}`));
+  const gone: typeof missing = [];
+  const touched = new Set<string>();
+  for (const t of missing) {
+    if (!placed) {
+      gone.push(t);
+      continue;
+    }
+    // Not asked yet (recorded after the question): the next sync asks.
+    if (!placed.has(t.txid)) continue;
+    const place = placed.get(t.txid);
+    if (!place) gone.push(t);
+    else if (place.block) {
+      await updateRefundTransfer(trx, t.id, { ...blockOf(place.block), removed: 0, updated_at: now });
+      touched.add(t.refund_id);
+    }
+  }
   await markRefundTransfersRemoved(
     trx,
     gone.map((t) => t.id),
     now,
   );
-  return [...new Set(gone.map((t) => t.refund_id))];
+  for (const t of gone) touched.add(t.refund_id);
+  return [...touched];
 }
+
+const blockOf = (b: { height: number; hash: string }) => ({ block_height: b.height, block_hash: b.hash });
 
 /**
  * Re-derives a refund from the transfers seen to it and writes the change (with its `refund.updated` event); when

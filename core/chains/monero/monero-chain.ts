@@ -1,4 +1,4 @@
-import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey } from '../types.js';
+import { type ChainBlock, type ChainSource, type ChainTransfer, chainKey, type TransactionPlace } from '../types.js';
 import type { MoneroNetworkConfig } from './config.js';
 import { type MoneroOutput, type MoneroViewKey, scanOutputs } from './monero.js';
 
@@ -175,6 +175,17 @@ export class MoneroChain implements ChainSource {
    * One transaction for a refund's tx-key proof (core/chains/monero/tx-key.ts): its `extra` and RingCT outputs, and
    * the block it is in (null in the pool). Null when monerod does not know it, or it has no outputs worth reading.
    */
+  async transactionAt(txid: string): Promise<TransactionPlace | null> {
+    const r = await this.get<{ txs?: { in_pool: boolean; block_height?: number }[] }>('get_transactions', {
+      txs_hashes: [txid],
+    });
+    const t = r.txs?.[0];
+    if (!t) return null;
+    const height = t.in_pool || t.block_height === undefined ? null : t.block_height;
+    const hash = height === null ? null : await this.blockHash(height);
+    return { block: height !== null && hash ? { height, hash } : null };
+  }
+
   async proofTransaction(txid: string): Promise<{
     extra: number[];
     outputs: MoneroOutput[];
