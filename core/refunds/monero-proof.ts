@@ -43,7 +43,8 @@ async function txidUsed(db: Kysely<Database>, chain: string, txid: string, refun
  * the merchant's proof: the txid and tx key of the transfer their wallet made (core/chains/monero/tx-key.ts checks it
  * against the merchant's monerod as `check_tx_key` does). The transaction must be in a block, pay the refund's address
  * exactly its amount, and be the key's own. It is then recorded like a transfer a watcher saw, so the Monero watcher
- * confirms it as blocks come and follows it by txid through a reorg (a view key cannot see it). Bad input is a 422 naming the field, and writes nothing.
+ * confirms it as blocks come and follows it by txid through a reorg (a view key cannot see it). Bad input is a 422
+ * naming the field, and writes nothing.
  *
  * @example
  * await proveMoneroRefund(db, clock, chains, { merchantId, refundId, txid, txKey }) // ok(refund) with status sent
