@@ -53,7 +53,8 @@ export type ClaimRefusal = { state: Exclude<ClaimState, 'open'> | 'unknown' } | 
  * The customer gives the refund's address through its claim link, once: checked for the asset's network (a bad one
  * writes nothing and leaves the link open), then recorded as the customer's and unconfirmed, with its
  * `refund.updated` event. The refund stays `awaiting_address`, with no send instructions, until the merchant confirms
- * it. Two submissions at once: the refund's sequence lets one win; the other reads the link as used.
+ * it. Two submissions at once: the refund's sequence lets one win; the other reads the link as used (or unknown, when
+ * the merchant replaced the link meanwhile).
  */
 export async function claimRefundAddress(
   db: Kysely<Database>,
@@ -83,8 +84,11 @@ export async function claimRefundAddress(
     );
     return ok({ ...claim, state: 'used', refund });
   } catch (e) {
+    // Another change won the refund's sequence: a second submission (the link now reads used), or the merchant
+    // replacing the link or cancelling the refund (this token now names nothing, or a closed link).
     const again = await readClaim(db, clock, token);
-    if (again && again.state !== 'open') return err({ state: again.state });
+    if (!again) return err({ state: 'unknown' });
+    if (again.state !== 'open') return err({ state: again.state });
     throw e;
   }
 }
