@@ -1,7 +1,19 @@
 import type { Generated } from 'kysely';
 import type { FiatCode } from '../money/fiat.js';
 import type { PaymentStatus, StatusDetail } from '../payments/status.js';
+import type {
+  DashboardMembershipTable,
+  DashboardPasswordTokenTable,
+  DashboardPendingSignInTable,
+  DashboardRecoveryCodeTable,
+  DashboardSessionTable,
+  DashboardSignInFailureTable,
+  DashboardTwoFactorTable,
+  DashboardUserTable,
+  MerchantTwoFactorRequirementTable,
+} from './schema-dashboard-users.js';
 import type { PaymentExceptionTable } from './schema-exceptions.js';
+import type { EvmForwarderTable, EvmSweepTable, MerchantPayoutTable } from './schema-forwarders.js';
 import type { PaymentLinkPaymentTable, PaymentLinkTable, PosSaleTable } from './schema-links.js';
 import type {
   DashboardKnownClientTable,
@@ -18,6 +30,10 @@ import type {
 } from './schema-notifications.js';
 import type { RefundTable, RefundTotalTable, RefundTransferTable } from './schema-refunds.js';
 import type { CustomerCurrencyChoiceTable } from './schema-walk.js';
+
+// Tables that moved to their area's file stay importable from here, as before the split.
+export type * from './schema-dashboard-users.js';
+export type * from './schema-forwarders.js';
 
 /**
  * One schema for SQLite and PostgreSQL. Portable column types only: text, integer, bigint.
@@ -253,85 +269,6 @@ export interface MerchantXpubTable {
   updated_at: number;
 }
 
-/** A person who signs in to the merchant dashboard; one row per e-mail address (lower case). */
-export interface DashboardUserTable {
-  id: string;
-  email: string;
-  /** `scrypt$N$r$p$salt$hash` (core/users/passwords.ts); null until the user set one through a link. */
-  password_hash: string | null;
-  active: number;
-  created_at: number;
-  updated_at: number;
-  last_sign_in_at: number | null;
-}
-
-/** A user's role in one merchant: owners change things, viewers read, cashiers sell at the point of sale. */
-export interface DashboardMembershipTable {
-  user_id: string;
-  merchant_id: string;
-  role: 'owner' | 'viewer' | 'cashier';
-  created_at: number;
-}
-
-/** A signed-in browser; `token_hash` is sha256 of the cookie's token, which is never stored. */
-export interface DashboardSessionTable {
-  id: string;
-  token_hash: string;
-  user_id: string;
-  created_at: number;
-  /** Idle expiry counts from here; written at most once a minute per session. */
-  last_seen_at: number;
-  /** Absolute expiry. */
-  expires_at: number;
-}
-
-/** A one-time link to set a password (`user create` without --password-stdin, `user reset-password`). */
-export interface DashboardPasswordTokenTable {
-  token_hash: string;
-  user_id: string;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
-}
-
-/** Failed sign-ins per client address (`addr:...`) and per account (`acct:...`) in a fixed window. */
-export interface DashboardSignInFailureTable {
-  key: string;
-  failures: number;
-  window_ends_at: number;
-}
-
-/** A user's TOTP secret (core/users/two-factor.ts); `enabled_at` null while enrolment awaits its first code. */
-export interface DashboardTwoFactorTable {
-  user_id: string;
-  secret: string;
-  created_at: number;
-  enabled_at: number | null;
-  /** The last TOTP time step accepted: a code of this step or an earlier one is a replay. */
-  last_step: number | null;
-}
-
-/** A one-time recovery code, SHA-256 only. */
-export interface DashboardRecoveryCodeTable {
-  code_hash: string;
-  user_id: string;
-  created_at: number;
-  used_at: number | null;
-}
-
-/** A sign-in whose password was right, awaiting its second factor; SHA-256 of its token. */
-export interface DashboardPendingSignInTable {
-  token_hash: string;
-  user_id: string;
-  expires_at: number;
-}
-
-/** A merchant whose owner requires two-factor sign-in of every member. */
-export interface MerchantTwoFactorRequirementTable {
-  merchant_id: string;
-  created_at: number;
-}
-
 /** One audited change to a merchant (core/audit/audit-log.ts). */
 export interface AuditLogTable {
   id: string;
@@ -397,55 +334,6 @@ export interface Database {
   notification_digest_items: NotificationDigestItemTable;
   notification_digests: NotificationDigestTable;
   notification_episodes: NotificationEpisodeTable;
-}
-
-/** A live merchant's payout address per chain family (`evm`): where its payments' forwarders send funds. */
-export interface MerchantPayoutTable {
-  merchant_id: string;
-  chain: string;
-  address: string;
-  created_at: number;
-  updated_at: number;
-}
-
-/**
- * A payment's forwarder (core/forwarders): its address is CREATE2(factory, salt, clone of the implementation with
- * `payout` as immutable args). `swept_through`: deposits up to this block height are known to be flushed.
- */
-export interface EvmForwarderTable {
-  payment_id: string;
-  merchant_id: string;
-  network: string;
-  address: string;
-  factory: string;
-  payout: string;
-  salt: string;
-  created_at: number;
-  swept_through: number | null;
-  sweep_tx: string | null;
-  swept_at: number | null;
-  pending_sweep_id: string | null;
-  sweep_attempts: Generated<number>;
-  next_sweep_at: number | null;
-  sweep_error: string | null;
-}
-
-/** A relayer's flushMany transaction, stored signed before it is sent (re-sent as is after a restart). */
-export interface EvmSweepTable {
-  id: string;
-  network: string;
-  sender: string;
-  nonce: number;
-  tx_hash: string;
-  raw_tx: string;
-  forwarders: number;
-  status: 'pending' | 'succeeded' | 'failed';
-  gas_used: string | null;
-  fee_wei: string | null;
-  block_height: number | null;
-  error: string | null;
-  created_at: number;
-  updated_at: number;
 }
 
 /** A payment's share of its merchant's balance of one asset, in base units (core/payments/balance-totals.ts). */

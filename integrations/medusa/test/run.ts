@@ -6,88 +6,32 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { signature } from '../../../core/webhooks/sign.js';
 import { bundleService, freePort, type ServiceProcess, spawnService } from '../../../server/testing/service-process.js';
-
-const PKG = resolve(__dirname, '..');
-const ROOT = resolve(PKG, '../..');
-const APP = join(PKG, 'test/app');
-const PG_BASE = process.env.MEDUSA_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
-const PROVIDER = 'pp_crypto_crypto';
-const started = Date.now();
-
-let passed = 0;
-let failed = 0;
-function check(name: string, ok: boolean, detail = ''): void {
-  if (ok) passed++;
-  else failed++;
-  process.stdout.write(`${ok ? 'ok' : 'FAIL'} - ${name}${ok || !detail ? '' : `: ${detail}`}\n`);
-}
-const say = (s: string) => process.stdout.write(`# ${s} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(500);
-  }
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the test reads the APIs' JSON as it comes
-type Json = any;
-async function http(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const res = await fetch(url, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { 'content-type': 'application/json', ...init.headers },
-    ...(init.body === undefined ? {} : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
-  });
-  const text = await res.text();
-  let json: Json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  return { status: res.status, json, text };
-}
-
-const medusaEnv = (db: string, extra: Record<string, string>) => ({
-  ...process.env,
-  NODE_ENV: 'production',
-  MEDUSA_DISABLE_TELEMETRY: 'true',
-  DO_NOT_TRACK: '1',
-  DATABASE_URL: db,
-  ...extra,
-});
-const medusaBin = join(PKG, 'node_modules/.bin/medusa');
-
-function medusaCli(args: string[], env: NodeJS.ProcessEnv): void {
-  const r = spawnSync(medusaBin, args, { cwd: APP, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) throw new Error(`medusa ${args.join(' ')} failed: ${r.stderr}${r.stdout.slice(-3000)}`);
-}
-
-/** Serves storefront/ as a shop's own origin would (Medusa's STORE_CORS names it). */
-function serveStorefront(port: number): Promise<Server> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' };
-  const server = createServer((req, res) => {
-    const name = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/+/, '') || 'checkout.html';
-    if (!/^[\w.-]+$/.test(name)) return void res.writeHead(404).end();
-    try {
-      const body = readFileSync(join(PKG, 'storefront', name));
-      res.writeHead(200, { 'content-type': types[extname(name)] ?? 'application/octet-stream' }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((r) => server.listen(port, '127.0.0.1', () => r(server)));
-}
+import {
+  APP,
+  check,
+  fail,
+  finish,
+  http,
+  type Json,
+  medusaBin,
+  medusaCli,
+  medusaEnv,
+  PG_BASE,
+  PROVIDER,
+  ROOT,
+  say,
+  serveStorefront,
+  sleep,
+  tally,
+  until,
+} from './harness.js';
 
 async function main(): Promise<void> {
   process.chdir(ROOT);
@@ -417,10 +361,9 @@ async function main(): Promise<void> {
     );
     say('done');
   } catch (e) {
-    failed++;
-    process.stdout.write(`FAIL - ${e instanceof Error ? e.stack : e}\n`);
+    fail(e);
   } finally {
-    if (failed > 0)
+    if (tally.failed > 0)
       process.stdout.write(`--- Medusa log (tail)\n${medusaLog.slice(-6000)}\n--- service\n${serviceErr()}\n`);
     for (const c of children.reverse()) c.kill('SIGTERM');
     await sleep(500);
@@ -431,14 +374,4 @@ async function main(): Promise<void> {
   }
 }
 
-main()
-  .catch((e) => {
-    failed++;
-    process.stdout.write(`FAIL - ${e instanceof Error ? e.stack : e}\n`);
-  })
-  .finally(() => {
-    process.stdout.write(
-      `medusa: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
-    );
-    process.exit(failed > 0 ? 1 : 0);
-  });
+main().catch(fail).finally(finish);
