@@ -57,7 +57,7 @@ describe('forwarders on a real anvil', () => {
     const bad = await Promise.all(
       [
         ['0x1234', '20-byte hex address'],
-        [flipFirstLetter(payout), 'checksum'],
+        [flipALetter(payout), 'checksum'],
         ['0x0000000000000000000000000000000000000000', 'zero address'],
       ].map(async ([address, message]) => ({
         message,
@@ -256,9 +256,16 @@ describe('forwarders on a real anvil', () => {
   }, 240_000);
 });
 
-/** The checksummed address with one letter's case flipped: still an address, but its EIP-55 checksum is wrong. */
-function flipFirstLetter(a: Address): string {
-  const i = a.slice(2).search(/[a-fA-F]/) + 2;
-  const c = a[i] as string;
-  return a.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + a.slice(i + 1);
+/**
+ * The checksummed address with one letter's case flipped: still an address, but its EIP-55 checksum is wrong. The
+ * letter is one whose flip leaves both cases in the address: all of one case is an address with no checksum at all.
+ */
+function flipALetter(a: Address): string {
+  for (let i = 2; i < a.length; i++) {
+    const c = a[i] as string;
+    if (!/[a-fA-F]/.test(c)) continue;
+    const flipped = a.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + a.slice(i + 1);
+    if (/[a-f]/.test(flipped.slice(2)) && /[A-F]/.test(flipped.slice(2))) return flipped;
+  }
+  throw new Error(`no letter of ${a} can carry a wrong checksum`);
 }
