@@ -1,6 +1,7 @@
 import { type Address, erc20Abi, getAddress, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_FUNDED } from '../core/chains/evm/testing/anvil.js';
+import { checksumTypo } from '../core/chains/evm/testing/checksum-typo.js';
 import { forwarderAddress, forwarderSalt } from '../core/forwarders/address.js';
 import { setPayout } from '../core/forwarders/payouts.js';
 import { addUser } from '../core/users/accounts.js';
@@ -141,8 +142,8 @@ test.describe('dashboard sweeps (live EVM forwarders on a real anvil, no relayer
       await expect(section).toContainText('the payout address wins on eth');
       await expectAccessible(page, 'settings with a payout address');
       const input = section.getByLabel('Payout address (EVM)');
-      // One capital letter turned small: the checksum catches the typo, and nothing changes.
-      const typo = sweep.payout.replace(/[A-F]/, (c) => c.toLowerCase());
+      // One letter's case turned: the checksum catches the typo, and nothing changes.
+      const typo = checksumTypo(sweep.payout);
       await input.fill(typo);
       await section.getByRole('button', { name: 'Replace payout address' }).click();
       await expect(section.locator('#payout-err')).toContainText('checksum');

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Address, parseEther } from 'viem';
+import { parseEther } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { until } from '../../server/testing/until.js';
 import { ANVIL_CHAIN_ID, ANVIL_FUNDED, minedReceipt } from '../chains/evm/testing/anvil.js';
+import { checksumTypo } from '../chains/evm/testing/checksum-typo.js';
 import { forwarderAddress, forwarderSalt } from './address.js';
 import {
   admin,
@@ -57,7 +58,7 @@ describe('forwarders on a real anvil', () => {
     const bad = await Promise.all(
       [
         ['0x1234', '20-byte hex address'],
-        [flipALetter(payout), 'checksum'],
+        [checksumTypo(payout), 'checksum'],
         ['0x0000000000000000000000000000000000000000', 'zero address'],
       ].map(async ([address, message]) => ({
         message,
@@ -255,17 +256,3 @@ describe('forwarders on a real anvil', () => {
     expect(nothing.stdout).toContain('Nothing to sweep.');
   }, 240_000);
 });
-
-/**
- * The checksummed address with one letter's case flipped: still an address, but its EIP-55 checksum is wrong. The
- * letter is one whose flip leaves both cases in the address: all of one case is an address with no checksum at all.
- */
-function flipALetter(a: Address): string {
-  for (let i = 2; i < a.length; i++) {
-    const c = a[i] as string;
-    if (!/[a-fA-F]/.test(c)) continue;
-    const flipped = a.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + a.slice(i + 1);
-    if (/[a-f]/.test(flipped.slice(2)) && /[A-F]/.test(flipped.slice(2))) return flipped;
-  }
-  throw new Error(`no letter of ${a} can carry a wrong checksum`);
-}
