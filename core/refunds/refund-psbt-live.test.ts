@@ -25,6 +25,7 @@ const TEST_VERSIONS = { private: 0x04358394, public: 0x043587cf };
 /** The merchant's wallet: its master key, as a hardware or software wallet holds it. */
 const master = HDKey.fromMasterSeed(randomBytes(32), TEST_VERSIONS);
 const ACCOUNT = "m/84'/1'/0'";
+const DOGE_ACCOUNT = "m/44'/1'/0'";
 const fingerprint = master.fingerprint.toString(16).padStart(8, '0');
 
 let node: Litecoind;
@@ -36,7 +37,7 @@ let t: TestService;
 beforeAll(async () => {
   starting = startLitecoind();
   node = await starting;
-  rates = await startRatesServer({ litecoin: 100 });
+  rates = await startRatesServer({ litecoin: 100, dogecoin: 10 });
   configFile = join(tmpdir(), `chains-ltc-refund-${randomBytes(4).toString('hex')}.json`);
   const ltc = {
     rpcUrl: node.url,
@@ -47,7 +48,8 @@ beforeAll(async () => {
     rpcUser: node.user,
     rpcPassword: node.password,
   };
-  writeFileSync(configFile, JSON.stringify({ networks: { ltc } }));
+  // Dogecoin is watched on the same node: its regtest P2PKH addresses are Litecoin regtest's (version 0x6f).
+  writeFileSync(configFile, JSON.stringify({ networks: { ltc, doge: ltc } }));
   t = await startTestService({
     mode: 'live',
     start: true,
@@ -56,9 +58,11 @@ beforeAll(async () => {
   const deps = t.service.deps;
   const account = master.derive(ACCOUNT).publicExtendedKey;
   expect((await setXpub(deps.db, deps.clock, t.merchant.merchant_id, 'ltc', account, 'regtest')).ok).toBe(true);
+  const doge = master.derive(DOGE_ACCOUNT).publicExtendedKey;
+  expect((await setXpub(deps.db, deps.clock, t.merchant.merchant_id, 'doge', doge, 'regtest')).ok).toBe(true);
   await until(
     async () => (await t.api('/api/v1/currencies')).text,
-    (text) => text.includes('"LTC"'),
+    (text) => text.includes('"LTC"') && text.includes('"DOGE"'),
   );
 }, 120_000);
 
@@ -72,13 +76,13 @@ afterAll(async () => {
   if (configFile) rmSync(configFile, { force: true });
 }, 120_000);
 
-/** A $30 LTC payment (0.3 LTC at $100) paid from the node's wallet and confirmed; its id and address index. */
-async function paidPayment() {
-  const r = await t.api('/api/v1/payments', { body: { amount: 30, currency: 'LTC', email: 'alice@example.com' } });
+/** A $30 payment (0.3 LTC at $100, 3 DOGE at $10) paid from the node's wallet and confirmed; its id and address index. */
+async function paidPayment(currency: 'LTC' | 'DOGE' = 'LTC') {
+  const r = await t.api('/api/v1/payments', { body: { amount: 30, currency, email: 'alice@example.com' } });
   expect(r.status, r.text).toBe(201);
   const id: string = r.json.data.payment.payment_id;
   const address: string = r.json.data.blockchain.pay_address;
-  const txid = await node.send(address, '0.3');
+  const txid = await node.send(address, currency === 'LTC' ? '0.3' : '3');
   await node.mine(CONFIRMATIONS);
   await until(
     async () => (await t.api(`/api/v1/payments/${id}`)).json.data.payment_status,
@@ -127,6 +131,33 @@ async function derived(descriptor: string, index: number): Promise<string> {
   return a as string;
 }
 
+/**
+ * Signs a PSBT in a node wallet holding the merchant's private keys (receive and change branches of the account, as
+ * `wpkh(xprv/84'/1'/0'/0/*)`): Litecoin Core's signer, not ours. Finalises and broadcasts it.
+ */
+async function signAndBroadcast(kind: 'wpkh' | 'pkh', account: string, index: number, psbt: string) {
+  const name = `merchant-${kind}`;
+  await node.rpc.call('createwallet', [name, false, true]);
+  const signer = new BitcoinRpc({
+    url: `${node.url}/wallet/${name}`,
+    auth: { user: node.user, password: node.password },
+    label: 'merchant wallet',
+  });
+  const requests = [];
+  for (const branch of [0, 1]) {
+    const desc = `${kind}(${master.privateExtendedKey}/${account}/${branch}/*)`;
+    const info = await node.rpc.call<{ checksum: string }>('getdescriptorinfo', [desc]);
+    requests.push({ desc: `${desc}#${info.checksum}`, range: [0, index + 5], timestamp: 'now', watchonly: false });
+  }
+  const imported = await signer.call<{ success: boolean }[]>('importmulti', [requests]);
+  expect(imported.map((x) => x.success)).toEqual([true, true]);
+  const processed = await signer.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [psbt]);
+  expect(processed.complete).toBe(true);
+  const final = await node.rpc.call<{ hex: string; complete: boolean }>('finalizepsbt', [processed.psbt]);
+  expect(final.complete).toBe(true);
+  return { txid: await node.rpc.call<string>('sendrawtransaction', [final.hex]), hex: final.hex };
+}
+
 describe('Bitcoin-family refunds on litecoind', () => {
   it('a refund paid from a wallet to its BIP21 URI is seen sent (with its txid), then confirmed', async () => {
     const p = await paidPayment();
@@ -170,6 +201,9 @@ describe('Bitcoin-family refunds on litecoind', () => {
     const tpub = master.derive(ACCOUNT).publicExtendedKey;
     expect(d.change_address).toBe(await derived(`wpkh(${tpub}/1/*)`, p.index));
     expect(BigInt(d.fee_units) + BigInt(d.change_units) + 20_000_000n).toBe(30_000_000n);
+    // Regtest cannot estimate: Litecoin Core's minimum transaction fee (10 litoshi/vB) is the floor.
+    expect(d.fee_rate_units_per_vbyte).toBe('10');
+    expect(BigInt(d.fee_units)).toBe(10n * BigInt(d.vsize));
 
     // The node's decoding of the PSBT: what a signer reads.
     const decoded = await node.rpc.call<{
@@ -194,27 +228,8 @@ describe('Bitcoin-family refunds on litecoind', () => {
     const toCustomer = decoded.tx.vout.filter((o) => o.scriptPubKey.addresses?.includes(customer));
     expect(toCustomer.map((o) => amountUnits(o.value))).toEqual([20_000_000n]);
 
-    // A wallet of the node holding the merchant's private keys signs it: the node's signer, not ours.
-    await node.rpc.call('createwallet', ['merchant', false, true]);
-    const signer = new BitcoinRpc({
-      url: `${node.url}/wallet/merchant`,
-      auth: { user: node.user, password: node.password },
-      label: 'merchant wallet',
-    });
-    const xprv = master.privateExtendedKey;
-    const requests = [];
-    for (const branch of [0, 1]) {
-      const desc = `wpkh(${xprv}/84'/1'/0'/${branch}/*)`;
-      const info = await node.rpc.call<{ checksum: string }>('getdescriptorinfo', [desc]);
-      requests.push({ desc: `${desc}#${info.checksum}`, range: [0, p.index + 5], timestamp: 'now', watchonly: false });
-    }
-    const imported = await signer.call<{ success: boolean }[]>('importmulti', [requests]);
-    expect(imported.map((x) => x.success)).toEqual([true, true]);
-    const processed = await signer.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [d.psbt]);
-    expect(processed.complete).toBe(true);
-    const final = await node.rpc.call<{ hex: string; complete: boolean }>('finalizepsbt', [processed.psbt]);
-    expect(final.complete).toBe(true);
-    const txid = await node.rpc.call<string>('sendrawtransaction', [final.hex]);
+    const { txid, hex } = await signAndBroadcast('wpkh', "84'/1'/0'", p.index, d.psbt);
+    const final = { hex };
     const signed = await node.rpc.call<{ vsize: number }>('decoderawtransaction', [final.hex]);
     // The estimate counts signatures at their longest: never below the real size, at most a byte per input above.
     expect(signed.vsize).toBeLessThanOrEqual(d.vsize);
@@ -272,5 +287,33 @@ describe('Bitcoin-family refunds on litecoind', () => {
     );
     const own = master.derive(ACCOUNT).fingerprint.toString(16).padStart(8, '0');
     expect(decoded.inputs[0]?.bip32_derivs?.[0]?.master_fingerprint).toBe(own);
+  });
+
+  it('a Dogecoin (P2PKH) refund PSBT carries the previous transaction only, signs, pays exactly and is confirmed', async () => {
+    const p = await paidPayment('DOGE');
+    expect(p.address).toMatch(/^[mn]/);
+    const customer = await node.newAddress('legacy');
+    const r = await refund(p.id, 100_000_000n, customer);
+    const got = await t.api(`/api/v1/refunds/${r.refund_id}/psbt?master_fingerprint=${fingerprint}`);
+    expect(got.status, got.text).toBe(200);
+    const d = got.json.data;
+    expect(d.inputs[0].path).toBe(`44'/1'/0'/0/${p.index}`);
+    expect(d.change_address).toBe(await derived(`pkh(${master.derive(DOGE_ACCOUNT).publicExtendedKey}/1/*)`, p.index));
+    // Dogecoin Core's floor (0.01 DOGE/kB) when the node cannot estimate: 1000 koinu per byte.
+    expect(d.fee_rate_units_per_vbyte).toBe('1000');
+    expect(BigInt(d.fee_units)).toBe(1000n * BigInt(d.vsize));
+    const decoded = await node.rpc.call<{ inputs: { witness_utxo?: unknown; non_witness_utxo?: { txid: string } }[] }>(
+      'decodepsbt',
+      [d.psbt],
+    );
+    expect(decoded.inputs[0]?.witness_utxo).toBeUndefined();
+    expect(decoded.inputs[0]?.non_witness_utxo?.txid).toBe(p.txid);
+    const { txid, hex } = await signAndBroadcast('pkh', "44'/1'/0'", p.index, d.psbt);
+    const signed = await node.rpc.call<{ size: number }>('decoderawtransaction', [hex]);
+    expect(signed.size).toBeLessThanOrEqual(d.vsize);
+    expect((await refundStatus(r.refund_id, 'sent')).txid).toBe(txid);
+    await node.mine(CONFIRMATIONS);
+    expect((await refundStatus(r.refund_id, 'confirmed')).txid).toBe(txid);
+    expect(await paidTo(txid, customer)).toBe(100_000_000n);
   });
 });
