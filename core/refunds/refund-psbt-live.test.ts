@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { HDKey } from '@scure/bip32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../server/testing/harness.js';
@@ -19,6 +21,7 @@ import { startRatesServer } from '../chains/evm/testing/rates-server.js';
  * the customer exactly the refund, and is confirmed by the watcher; spent or insufficient outputs refuse the PSBT.
  */
 
+const run = promisify(execFile);
 const CONFIRMATIONS = 2;
 /** BIP32 version bytes of tpub/tprv: regtest keys of every chain (SLIP-0132). */
 const TEST_VERSIONS = { private: 0x04358394, public: 0x043587cf };
@@ -260,7 +263,7 @@ describe('Bitcoin-family refunds on litecoind', () => {
     expect(refused.json.message).toContain(`${p.txid}:${vout}`);
   });
 
-  it('refuses a PSBT whose outputs cannot pay the refund plus a fee, a bad fingerprint, and a refund not ready', async () => {
+  it('refuses a PSBT whose outputs cannot pay the refund plus a fee, a bad fingerprint, and a refund not ready; the CLI prints the same', async () => {
     const p = await paidPayment();
     const customer = await node.newAddress();
     const all = await refund(p.id, 30_000_000n, customer);
@@ -287,7 +290,22 @@ describe('Bitcoin-family refunds on litecoind', () => {
     );
     const own = master.derive(ACCOUNT).fingerprint.toString(16).padStart(8, '0');
     expect(decoded.inputs[0]?.bip32_derivs?.[0]?.master_fingerprint).toBe(own);
-  });
+
+    // The admin CLI, in its own process on the same store and CHAINS_CONFIG, gives the same PSBT.
+    const cli = await run(
+      'npx',
+      ['tsx', 'server/admin-cli.ts', 'refund', 'psbt', '--refund', half.refund_id, '--json'],
+      {
+        env: { ...process.env, DATABASE_URL: t.service.config.DATABASE_URL, CHAINS_CONFIG: configFile },
+      },
+    );
+    expect(JSON.parse(cli.stdout)).toEqual(account.json.data);
+    const refusedCli = await run('npx', ['tsx', 'server/admin-cli.ts', 'refund', 'psbt', '--refund', all.refund_id], {
+      env: { ...process.env, DATABASE_URL: t.service.config.DATABASE_URL, CHAINS_CONFIG: configFile },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect('code' in refusedCli && refusedCli.code).toBe(2);
+    expect('stderr' in refusedCli && refusedCli.stderr).toContain('The refund is cancelled');
+  }, 120_000);
 
   it('a Dogecoin (P2PKH) refund PSBT carries the previous transaction only, signs, pays exactly and is confirmed', async () => {
     const p = await paidPayment('DOGE');

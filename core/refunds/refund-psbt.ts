@@ -33,6 +33,17 @@ const HARDENED = 0x80000000;
 
 const conflict = (message: string) => err(new AppError('CONFLICT', message));
 
+/** The node of a refund's network (live Bitcoin-family only): its RPC and which network it runs. */
+export type NodeOf = (r: { mode: 'test' | 'live'; network: string }) => { rpc: BitcoinRpc; net: UtxoNet } | null;
+
+/** The service's watched nodes, as the API finds them: the chain source of the refund's network. */
+export function nodeOfRegistry(chains: ChainRegistry): NodeOf {
+  return (r) => {
+    const source = chains.get(`${r.mode === 'test' ? 'sandbox' : 'live'}:${r.network}`);
+    return source instanceof BitcoinChain ? { rpc: source.rpc, net: source.config.chain } : null;
+  };
+}
+
 export interface RefundPsbtRequest {
   merchantId: string;
   refundId: string;
@@ -93,9 +104,19 @@ const formatPath = (o: KeyOrigin) => o.path.map((n) => (n >= HARDENED ? `${n - H
  * refund is not ready, the outputs are spent or do not cover amount + fee, or the merchant's key changed since.
  *
  * @example
- * await refundPsbt(db, chains, { merchantId, refundId }) // ok({ psbt: 'cHNidP8B...', fee_units: '1410', ... })
+ * await refundPsbt(db, nodeOfRegistry(chains), { merchantId, refundId }) // ok({ psbt: 'cHNidP8B...', fee_units: '1410', ... })
  */
-export async function refundPsbt(db: Kysely<Database>, chains: ChainRegistry, q: RefundPsbtRequest) {
+export async function refundPsbt(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest) {
+  try {
+    return await gather(db, nodeOf, q);
+  } catch (e) {
+    // The node down or refusing: a 503 naming the node (the RPC client's messages never carry its URL or password).
+    if (e instanceof AppError) throw e;
+    throw new AppError('UNAVAILABLE', `The node did not answer: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function gather(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest) {
   const r = await findMerchantRefund(db, q.merchantId, q.refundId);
   if (!r) return err(new AppError('NOT_FOUND', 'Refund not found'));
   const chain = utxoChains.find((c) => c === r.network);
@@ -110,11 +131,10 @@ export async function refundPsbt(db: Kysely<Database>, chains: ChainRegistry, q:
     return conflict(
       `The refund is ${r.status}${r.address_confirmed_at === null ? ' without a confirmed address' : ''}: only a ready refund is sent`,
     );
-  const source = chains.get(`${r.mode === 'test' ? 'sandbox' : 'live'}:${r.network}`);
-  if (!(source instanceof BitcoinChain))
+  const node = nodeOf(r);
+  if (!node)
     return conflict('No node of this network is configured: a test-mode refund has no outputs on a real chain');
-  const { rpc } = source;
-  const net = source.config.chain;
+  const { rpc, net } = node;
   const p = await findPayment(db, r.payment_id);
   const stored = await getXpub(db, r.merchant_id, chain);
   const parsed = stored ? parseUtxoXpub(stored.xpub, chain, net) : null;
@@ -199,4 +219,4 @@ export async function refundPsbt(db: Kysely<Database>, chains: ChainRegistry, q:
   });
 }
 
-export type RefundPsbtView = Extract<Awaited<ReturnType<typeof refundPsbt>>, { ok: true }>['value'];
+export type RefundPsbtView = Extract<Awaited<ReturnType<typeof gather>>, { ok: true }>['value'];
