@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { HDKey } from '@scure/bip32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userOf } from '../../dashboard-api/testing/client.js';
 import { startTestService, type TestService } from '../../server/testing/harness.js';
 import { until } from '../../server/testing/until.js';
 import { setXpub } from '../addresses/xpubs.js';
@@ -290,6 +291,15 @@ describe('Bitcoin-family refunds on litecoind', () => {
     );
     const own = master.derive(ACCOUNT).fingerprint.toString(16).padStart(8, '0');
     expect(decoded.inputs[0]?.bip32_derivs?.[0]?.master_fingerprint).toBe(own);
+
+    // The dashboard's refund panel asks its own API (owners only): the same answer.
+    const owner = await userOf(t, t.merchant.merchant_id, 'owner@shop.example');
+    const dash = await owner.call(`/merchants/${t.merchant.merchant_id}/refunds/${half.refund_id}/psbt`);
+    expect(dash.status, dash.text).toBe(200);
+    expect(dash.json.data).toEqual(account.json.data);
+    const viewer = await userOf(t, t.merchant.merchant_id, 'viewer@shop.example', 'viewer');
+    const refusedViewer = await viewer.call(`/merchants/${t.merchant.merchant_id}/refunds/${half.refund_id}/psbt`);
+    expect(refusedViewer.status, refusedViewer.text).toBe(403);
 
     // The admin CLI, in its own process on the same store and CHAINS_CONFIG, gives the same PSBT.
     const cli = await run(

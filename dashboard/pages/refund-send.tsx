@@ -6,6 +6,7 @@ import { CopyButton } from '../ui/copy.js';
 import { Notice } from '../ui/notice.js';
 import { type BrowserWallet, watchWallets } from '../wallet.js';
 import { MoneroProofForm } from './refund-monero-proof.js';
+import { RefundPsbtActions } from './refund-psbt.js';
 
 /** What the owner's wallet must send (core/refunds/send-instructions.ts), and its QR (dashboard get-payment). */
 export interface RefundSendRow {
@@ -194,6 +195,8 @@ export function RefundSendList({
           proof={
             r.send.uri.startsWith('monero:') ? (
               <MoneroProofForm merchantId={merchantId} refundId={r.refund_id} onProved={() => reload?.()} />
+            ) : /^(bitcoin|litecoin|dogecoin):/.test(r.send.uri) ? (
+              <RefundPsbtActions merchantId={merchantId} refundId={r.refund_id} amountOf={amountOf} />
             ) : null
           }
           sentHash={sent.value[r.refund_id]}
