@@ -344,7 +344,7 @@ export interface paths {
         };
         /**
          * An unsigned PSBT for a Bitcoin-family refund
-         * @description For a `ready` BTC, LTC or DOGE refund whose payment's deposit outputs are still unspent at the merchant's derived address (checked with the node's `gettxout`): a PSBT spending exactly those outputs, paying the refund address exactly the refund amount, the fee from the node's estimate, change to the key's change child. Nothing is signed: sign it in the wallet holding the account key, broadcast it, and the watcher marks the refund sent then confirmed. A 409 says why there is none: the refund is not ready, the outputs were spent or do not cover amount plus fee (send with the payment URI instead), or the merchant's key changed since the payment. A 422 names `refund_id` for a refund of another family, `master_fingerprint` when it is not 8 hex digits.
+         * @description For a `ready` BTC, LTC or DOGE refund whose payment's deposit outputs are still unspent at the merchant's derived address (checked with the node's `gettxout`): a PSBT spending exactly those outputs, paying the refund address exactly the refund amount, the fee from the node's estimate, change to the key's change child. Nothing is signed: sign it in the wallet holding the account key, broadcast it, and the watcher marks the refund sent then confirmed. A 409 says why there is none: the refund is not ready, the outputs were spent or do not cover amount plus fee (send with the payment URI instead), or the merchant's key changed since the payment. A 503 says the node did not answer. A 422 names `refund_id` for a refund of another family, `master_fingerprint` when it is not 8 hex digits.
          */
         get: operations["getRefundPsbt"];
         put?: never;
@@ -3511,6 +3511,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getRefundPsbtOptions: {
@@ -3615,6 +3616,15 @@ export interface operations {
             /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Live prices are stale; retry after `Retry-After` seconds (no body) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content?: never;
