@@ -3,6 +3,7 @@ import type { HDKey } from '@scure/bip32';
 import type { Kysely } from 'kysely';
 import { getXpub } from '../addresses/xpubs.js';
 import { BitcoinChain } from '../chains/bitcoin/bitcoin-chain.js';
+import type { BitcoinNetworkConfig } from '../chains/bitcoin/config.js';
 import { amountUnits } from '../chains/bitcoin/exact-json.js';
 import {
   buildRefundPsbt,
@@ -10,7 +11,7 @@ import {
   type KeyOrigin,
   type SpendableOutput,
 } from '../chains/bitcoin/psbt.js';
-import type { BitcoinRpc } from '../chains/bitcoin/rpc.js';
+import { BitcoinRpc } from '../chains/bitcoin/rpc.js';
 import { parseUtxoXpub } from '../chains/bitcoin/utxo.js';
 import { accountPath, type UtxoChain, type UtxoNet, utxoChains } from '../chains/bitcoin/utxo-params.js';
 import { keyHashAddress, outputScript } from '../chains/bitcoin/utxo-script.js';
@@ -41,6 +42,18 @@ export function nodeOfRegistry(chains: ChainRegistry): NodeOf {
   return (r) => {
     const source = chains.get(`${r.mode === 'test' ? 'sandbox' : 'live'}:${r.network}`);
     return source instanceof BitcoinChain ? { rpc: source.rpc, net: source.config.chain } : null;
+  };
+}
+
+/** The Bitcoin-family nodes of CHAINS_CONFIG, each asked over its own RPC (the admin CLI, which runs no watcher). */
+export function nodeOfConfig(networks: readonly BitcoinNetworkConfig[]): NodeOf {
+  return (r) => {
+    const n = r.mode === 'live' ? networks.find((x) => x.network === r.network) : undefined;
+    if (!n) return null;
+    return {
+      rpc: new BitcoinRpc({ url: n.rpcUrl, auth: n.auth, timeoutMs: n.timeoutMs, label: n.network }),
+      net: n.chain,
+    };
   };
 }
 

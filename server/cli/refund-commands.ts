@@ -1,11 +1,10 @@
 import { shippedAssets } from '../../core/catalog/assets.js';
 import { createCatalog } from '../../core/catalog/catalog.js';
-import { BitcoinRpc } from '../../core/chains/bitcoin/rpc.js';
 import { applyChainsConfig } from '../../core/chains/evm/config.js';
-import { type NodeOf, refundPsbt } from '../../core/refunds/refund-psbt.js';
+import { nodeOfConfig, refundPsbt } from '../../core/refunds/refund-psbt.js';
 import { refundSendInstructions } from '../../core/refunds/send-instructions.js';
 import { findRefund } from '../../core/refunds/store.js';
-import { type CliContext, type Command, UsageError } from './command.js';
+import { type Command, UsageError } from './command.js';
 
 export const refundCommands: Command[] = [
   {
@@ -54,7 +53,7 @@ export const refundCommands: Command[] = [
       const r = await findRefund(ctx.db, String(v.refund));
       if (!r) throw new UsageError(`No refund ${String(v.refund)}`);
       const fp = v['master-fingerprint'];
-      const got = await refundPsbt(ctx.db, configuredNodes(ctx), {
+      const got = await refundPsbt(ctx.db, nodeOfConfig(ctx.utxoNetworks ?? []), {
         merchantId: r.merchant_id,
         refundId: r.id,
         masterFingerprint: typeof fp === 'string' ? fp : undefined,
@@ -76,15 +75,3 @@ export const refundCommands: Command[] = [
     },
   },
 ];
-
-/** The Bitcoin-family nodes of CHAINS_CONFIG, each asked over its own RPC (the CLI runs no watcher). */
-function configuredNodes(ctx: CliContext): NodeOf {
-  return (r) => {
-    const n = r.mode === 'live' ? ctx.utxoNetworks?.find((x) => x.network === r.network) : undefined;
-    if (!n) return null;
-    return {
-      rpc: new BitcoinRpc({ url: n.rpcUrl, auth: n.auth, timeoutMs: n.timeoutMs, label: n.network }),
-      net: n.chain,
-    };
-  };
-}
