@@ -47,6 +47,7 @@ import { registerRedeliver } from './routes/redeliver.js';
 import { registerRedeliverFailed } from './routes/redeliver-failed.js';
 import { registerDashRefundClaimLink } from './routes/refund-claim-link.js';
 import { registerRefundPayment } from './routes/refund-payment.js';
+import { registerDashRefundPsbt } from './routes/refund-psbt.js';
 import { registerRemoveUser } from './routes/remove-user.js';
 import { registerRequestPasswordReset } from './routes/request-password-reset.js';
 import { registerRequireTwoFactor } from './routes/require-two-factor.js';
@@ -113,6 +114,7 @@ export function createDashboardApi(deps: ApiDeps, clientAddress: (c: Context) =>
   registerPaymentExceptions(app, x);
   registerDashCancelRefund(app, x);
   registerDashProveRefund(app, x);
+  registerDashRefundPsbt(app, x);
   registerDashRefundClaimLink(app, x);
   registerDashConfirmRefundAddress(app, x);
   registerPaymentEvents(app, x);

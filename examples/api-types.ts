@@ -335,6 +335,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/refunds/{refund_id}/psbt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An unsigned PSBT for a Bitcoin-family refund
+         * @description For a `ready` BTC, LTC or DOGE refund whose payment's deposit outputs are still unspent at the merchant's derived address (checked with the node's `gettxout`): a PSBT spending exactly those outputs, paying the refund address exactly the refund amount, the fee from the node's estimate, change to the key's change child. Nothing is signed: sign it in the wallet holding the account key, broadcast it, and the watcher marks the refund sent then confirmed. A 409 says why there is none: the refund is not ready, the outputs were spent or do not cover amount plus fee (send with the payment URI instead), or the merchant's key changed since the payment. A 503 says the node did not answer. A 422 names `refund_id` for a refund of another family, `master_fingerprint` when it is not 8 hex digits.
+         */
+        get: operations["getRefundPsbt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * Methods allowed on this path (OPTIONS)
+         * @description The `Allow` header lists the methods this path serves: GET, HEAD, OPTIONS.
+         */
+        options: operations["getRefundPsbtOptions"];
+        /**
+         * Headers only (HEAD)
+         * @description Answers as GET (`getRefundPsbt`) does, with the same status and headers and no body.
+         */
+        head: operations["getRefundPsbtHead"];
+        patch?: never;
+        trace?: never;
+    };
     "/refunds/{refund_id}/claim-link": {
         parameters: {
             query?: never;
@@ -1716,6 +1744,67 @@ export interface components {
             success: true;
             message: string;
             data: components["schemas"]["Refund"];
+        };
+        GetRefundPsbtResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                /** @example rfd_4n8Kq2Wm */
+                refund_id: string;
+                /**
+                 * @description The unsigned PSBT (BIP174 version 0), base64: each input with its previous transaction (`non_witness_utxo`), its output (`witness_utxo`, SegWit only) and its key origin (`bip32_derivs`); the change output with its key origin too
+                 * @example cHNidP8BAHECAAAAAf...
+                 */
+                psbt: string;
+                /**
+                 * @description The fee the PSBT pays, in base units
+                 * @example 1500
+                 */
+                fee_units: string;
+                /**
+                 * @description Base units per virtual byte: the node's 6-block `estimatesmartfee`, never under its relay fee nor the chain's floor (1 sat/vB, 10 litoshi/vB, 1000 koinu/B) used when the node cannot estimate
+                 * @example 1500
+                 */
+                fee_rate_units_per_vbyte: string;
+                /** @description Virtual size once signed, signatures counted at their longest */
+                vsize: number;
+                /**
+                 * @description The customer's output: exactly the refund amount
+                 * @example 1500
+                 */
+                amount_units: string;
+                /** @description The confirmed refund address the customer output pays */
+                address: string;
+                /**
+                 * @description Returned to the merchant; 0 when it would be dust (then in the fee)
+                 * @example 1500
+                 */
+                change_units: string;
+                /** @description The payment key's change child 1/N (the payment's address is receive child 0/N): not the payment's address, which would count it as a late deposit */
+                change_address: string | null;
+                inputs: {
+                    txid: string;
+                    vout: number;
+                    /**
+                     * @description Exact amount in the paid asset's base units (satoshi, wei, token units, piconero), as decimal digits
+                     * @example 1500
+                     */
+                    amount_units: string;
+                    /** @description The payment's address */
+                    address: string;
+                    /**
+                     * @description Key path in the PSBT: from the master (84'/2'/0'/0/N) with `master_fingerprint`, else below the account key (0/N)
+                     * @example 84'/2'/0'/0/7
+                     */
+                    path: string;
+                }[];
+                /**
+                 * @description `master`: the key origins carry the master fingerprint given and full paths, as hardware signers check; `account`: the account key's own fingerprint and the path below it (a master fingerprint cannot be known from an account xpub)
+                 * @enum {string}
+                 */
+                key_origin: "master" | "account";
+            };
         };
         /** @description Ask the customer for the refund address through a single-use link to a hosted page */
         CreateRefundClaimLinkRequest: {
@@ -3387,6 +3476,159 @@ export interface operations {
             401: components["responses"]["Error401"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+        };
+    };
+    getRefundPsbt: {
+        parameters: {
+            query?: {
+                master_fingerprint?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unsigned PSBT and what it spends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetRefundPsbtResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getRefundPsbtOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content; see `Allow` */
+            204: {
+                headers: {
+                    /** @description The methods this path serves */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getRefundPsbtHead: {
+        parameters: {
+            query?: {
+                master_fingerprint?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Refund id
+                 * @example rfd_4n8Kq2Wm
+                 */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unsigned PSBT and what it spends (no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or inactive key, or a public dk_ key (no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown route (with or without a key), or no such resource for this merchant (no body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed on this path; the `Allow` header lists the methods it serves (no body) */
+            405: {
+                headers: {
+                    /** @description The methods this path serves, such as `GET, HEAD, OPTIONS` */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A request with the same Idempotency-Key is still running (no body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed: `errors` maps each field to its messages; nothing was written (no body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds (no body) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; when creating a payment, check whether it was created before retrying, or retry with the same Idempotency-Key (no body) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Live prices are stale; retry after `Retry-After` seconds (no body) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     createRefundClaimLink: {

@@ -20,6 +20,7 @@ import { minimumAmountRoute } from './routes/minimum-amount.js';
 import { acceptPaymentRoute, askRestRoute } from './routes/payment-exceptions.js';
 import { proveRefundRoute } from './routes/prove-refund.js';
 import { redeliverRoute } from './routes/redeliver.js';
+import { refundPsbtRoute } from './routes/refund-psbt.js';
 import { sandboxBlocksRoute } from './routes/sandbox-blocks.js';
 import { sandboxTransfersRoute } from './routes/sandbox-transfers.js';
 import { sendTestEventRoute } from './routes/send-test-event.js';
@@ -46,6 +47,7 @@ export const merchantRoutes: MerchantRoute[] = [
   getRefundRoute,
   cancelRefundRoute,
   proveRefundRoute,
+  refundPsbtRoute,
   claimLinkRoute,
   confirmRefundAddressRoute,
   listCurrenciesRoute,

@@ -86,6 +86,7 @@ export async function runCli(
         readStdin,
         utxoNetOf,
         evmNetworks: config.EVM_NETWORKS,
+        utxoNetworks: config.UTXO_NETWORKS,
         secrets: unlocked,
       };
       await cmd.run?.({ ...ctx, gapLimit: config.UTXO_GAP_LIMIT }, values);

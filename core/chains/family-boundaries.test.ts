@@ -41,6 +41,8 @@ const NOT_YET: Record<string, string[]> = {
   'core/refunds/destination.ts': ['monero'],
   // A Monero refund is proved sent with the family's key arithmetic (its tx key: a view key cannot see it leave).
   'core/refunds/monero-proof.ts': ['monero'],
+  // A Bitcoin-family refund's PSBT spends the payment's outputs: the family's node, key derivation and PSBT encoder.
+  'core/refunds/refund-psbt.ts': ['bitcoin'],
   // Key settings: the dashboard's and the admin CLI's key routes and commands.
   'api-kit/deps.ts': ['bitcoin'],
   'dashboard-api/routes/read-settings.ts': ['bitcoin', 'monero'],

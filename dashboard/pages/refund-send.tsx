@@ -6,6 +6,7 @@ import { CopyButton } from '../ui/copy.js';
 import { Notice } from '../ui/notice.js';
 import { type BrowserWallet, watchWallets } from '../wallet.js';
 import { MoneroProofForm } from './refund-monero-proof.js';
+import { RefundPsbtActions } from './refund-psbt.js';
 
 /** What the owner's wallet must send (core/refunds/send-instructions.ts), and its QR (dashboard get-payment). */
 export interface RefundSendRow {
@@ -170,8 +171,9 @@ export function RefundSendList({
   const sent = useSignal<Record<string, string>>({});
   useEffect(() => watchWallets((w) => (wallets.value = w)), []);
   // Poll while a refund sent from here is not seen yet, or any refund waits for its confirmations.
+  // A PSBT made here counts as sent from here: the owner signs and broadcasts it elsewhere, the page waits for it.
   const waiting = refunds.some(
-    (r) => r.refund_status === 'sent' || (sent.value[r.refund_id] && r.refund_status === 'ready'),
+    (r) => r.refund_status === 'sent' || (sent.value[r.refund_id] !== undefined && r.refund_status === 'ready'),
   );
   useEffect(() => {
     if (!waiting || !reload) return;
@@ -194,6 +196,13 @@ export function RefundSendList({
           proof={
             r.send.uri.startsWith('monero:') ? (
               <MoneroProofForm merchantId={merchantId} refundId={r.refund_id} onProved={() => reload?.()} />
+            ) : /^(bitcoin|litecoin|dogecoin):/.test(r.send.uri) ? (
+              <RefundPsbtActions
+                merchantId={merchantId}
+                refundId={r.refund_id}
+                amountOf={amountOf}
+                onMade={() => (sent.value = { ...sent.value, [r.refund_id]: sent.value[r.refund_id] ?? '' })}
+              />
             ) : null
           }
           sentHash={sent.value[r.refund_id]}

@@ -124,3 +124,45 @@ export type AsSent<T> = T extends Decimal
 export function asSent<T>(view: T): AsSent<T> {
   return view as AsSent<T>;
 }
+
+/** GET /refunds/{refund_id}/psbt (core/refunds/refund-psbt.ts `refundPsbt`). */
+export const refundPsbtSchema = z.strictObject({
+  refund_id: z.string().meta({ examples: ['rfd_4n8Kq2Wm'] }),
+  psbt: z.string().meta({
+    description:
+      'The unsigned PSBT (BIP174 version 0), base64: each input with its previous transaction (`non_witness_utxo`), its output (`witness_utxo`, SegWit only) and its key origin (`bip32_derivs`); the change output with its key origin too',
+    examples: ['cHNidP8BAHECAAAAAf...'],
+  }),
+  fee_units: unitsSchema.meta({ description: 'The fee the PSBT pays, in base units' }),
+  fee_rate_units_per_vbyte: unitsSchema.meta({
+    description:
+      "Base units per virtual byte: the node's 6-block `estimatesmartfee`, never under its relay fee nor the chain's floor (1 sat/vB, 10 litoshi/vB, 1000 koinu/B) used when the node cannot estimate",
+  }),
+  vsize: z.number().int().meta({ description: 'Virtual size once signed, signatures counted at their longest' }),
+  amount_units: unitsSchema.meta({ description: "The customer's output: exactly the refund amount" }),
+  address: z.string().meta({ description: 'The confirmed refund address the customer output pays' }),
+  change_units: unitsSchema.meta({
+    description: 'Returned to the merchant; 0 when it would be dust (then in the fee)',
+  }),
+  change_address: z.string().nullable().meta({
+    description:
+      "The payment key's change child 1/N (the payment's address is receive child 0/N): not the payment's address, which would count it as a late deposit",
+  }),
+  inputs: z.array(
+    z.strictObject({
+      txid: z.string(),
+      vout: z.number().int(),
+      amount_units: unitsSchema,
+      address: z.string().meta({ description: "The payment's address" }),
+      path: z.string().meta({
+        description:
+          "Key path in the PSBT: from the master (84'/2'/0'/0/N) with `master_fingerprint`, else below the account key (0/N)",
+        examples: ["84'/2'/0'/0/7"],
+      }),
+    }),
+  ),
+  key_origin: z.enum(['master', 'account']).meta({
+    description:
+      "`master`: the key origins carry the master fingerprint given and full paths, as hardware signers check; `account`: the account key's own fingerprint and the path below it (a master fingerprint cannot be known from an account xpub)",
+  }),
+});

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
+import type { BitcoinNetworkConfig } from '../../core/chains/bitcoin/config.js';
 import type { UtxoNet } from '../../core/chains/bitcoin/utxo-params.js';
 import type { EvmNetworkConfig } from '../../core/chains/evm/config.js';
 import type { Clock } from '../../core/clock.js';
@@ -18,6 +19,8 @@ export interface CliContext {
   utxoNetOf: (chain: string) => UtxoNet | null;
   /** UTXO_GAP_LIMIT: the gap limit merchants' Bitcoin-family wallets are set to. */
   gapLimit: number;
+  /** The Bitcoin-family nodes of CHAINS_CONFIG (`refund psbt` asks them what is unspent). @default none */
+  utxoNetworks?: readonly BitcoinNetworkConfig[];
   /** The EVM networks of CHAINS_CONFIG (forwarder factories, nodes for deploy-factory and contract checks). */
   evmNetworks: readonly EvmNetworkConfig[];
   /** The store's secrets key and where it came from (`secrets rotate-key`). */

@@ -1,0 +1,235 @@
+import { base64, hex } from '@scure/base';
+import type { HDKey } from '@scure/bip32';
+import type { Kysely } from 'kysely';
+import { getXpub } from '../addresses/xpubs.js';
+import { BitcoinChain } from '../chains/bitcoin/bitcoin-chain.js';
+import type { BitcoinNetworkConfig } from '../chains/bitcoin/config.js';
+import { amountUnits } from '../chains/bitcoin/exact-json.js';
+import {
+  buildRefundPsbt,
+  FLOOR_UNITS_PER_VBYTE,
+  type KeyOrigin,
+  type SpendableOutput,
+} from '../chains/bitcoin/psbt.js';
+import { BitcoinRpc } from '../chains/bitcoin/rpc.js';
+import { parseUtxoXpub } from '../chains/bitcoin/utxo.js';
+import { accountPath, type UtxoChain, type UtxoNet, utxoChains } from '../chains/bitcoin/utxo-params.js';
+import { keyHashAddress, outputScript } from '../chains/bitcoin/utxo-script.js';
+import type { ChainRegistry } from '../chains/registry.js';
+import { AppError, err, invalid, ok } from '../errors.js';
+import { depositsOf } from '../payments/deposits.js';
+import { findPayment } from '../payments/store.js';
+import type { Database } from '../store/schema.js';
+import { findMerchantRefund } from './store.js';
+
+/*
+ * Gathers what a Bitcoin-family refund's PSBT spends (issue 30): the refunded payment's own deposit outputs, mined
+ * and still unspent by the node's word (`gettxout`), at receive child 0/N of the merchant's account key. The PSBT
+ * itself is core/chains/bitcoin/psbt.ts. Nothing is signed here: the server has no key that could.
+ */
+
+/** Blocks the fee estimate aims at: about an hour on Bitcoin, a customer waiting for money back can wait that. */
+const FEE_TARGET_BLOCKS = 6;
+const HARDENED = 0x80000000;
+
+const conflict = (message: string) => err(new AppError('CONFLICT', message));
+
+/** The node of a refund's network (live Bitcoin-family only): its RPC and which network it runs. */
+export type NodeOf = (r: { mode: 'test' | 'live'; network: string }) => { rpc: BitcoinRpc; net: UtxoNet } | null;
+
+/** The service's watched nodes, as the API finds them: the chain source of the refund's network. */
+export function nodeOfRegistry(chains: ChainRegistry): NodeOf {
+  return (r) => {
+    const source = chains.get(`${r.mode === 'test' ? 'sandbox' : 'live'}:${r.network}`);
+    return source instanceof BitcoinChain ? { rpc: source.rpc, net: source.config.chain } : null;
+  };
+}
+
+/** The Bitcoin-family nodes of CHAINS_CONFIG, each asked over its own RPC (the admin CLI, which runs no watcher). */
+export function nodeOfConfig(networks: readonly BitcoinNetworkConfig[]): NodeOf {
+  return (r) => {
+    const n = r.mode === 'live' ? networks.find((x) => x.network === r.network) : undefined;
+    if (!n) return null;
+    return {
+      rpc: new BitcoinRpc({ url: n.rpcUrl, auth: n.auth, timeoutMs: n.timeoutMs, label: n.network }),
+      net: n.chain,
+    };
+  };
+}
+
+export interface RefundPsbtRequest {
+  merchantId: string;
+  refundId: string;
+  /** The master key's fingerprint as the merchant's wallet shows it (8 hex digits), for hardware signers. */
+  masterFingerprint?: string | undefined;
+}
+
+/** Base units per virtual byte: the node's 6-block estimate, never under its relay fee nor the chain's floor. */
+async function feeRate(rpc: BitcoinRpc, chain: UtxoChain): Promise<bigint> {
+  const [estimate, network] = await rpc.batch<{ feerate?: unknown; relayfee?: unknown }>([
+    { method: 'estimatesmartfee', params: [FEE_TARGET_BLOCKS] },
+    { method: 'getnetworkinfo' },
+  ]);
+  // Both answer in coins per 1000 vB; round up so the rate is never below what the node asked for.
+  const perVbyte = (v: unknown) => (amountUnits(v) + 999n) / 1000n;
+  let rate = FLOOR_UNITS_PER_VBYTE[chain];
+  for (const answer of [estimate, network]) {
+    const v = answer?.ok ? (answer.value.feerate ?? answer.value.relayfee) : undefined;
+    if (v !== undefined && perVbyte(v) > rate) rate = perVbyte(v);
+  }
+  return rate;
+}
+
+/**
+ * Where the signer's keys start. BIP174 wants the master key's fingerprint and the full path, but an account key
+ * (depth 3) carries only its parent's fingerprint: the master's cannot be known from it. When the merchant gives it
+ * (Sparrow, Electrum, Coldcard and Trezor Suite show it), the origin is the full path m/purpose'/coin'/account'/c/N
+ * that hardware wallets check. Without it, the origin is the account key itself, with its own fingerprint (HASH160
+ * of its public key) and the path c/N below it: true of the key we hold, and what a software signer holding the
+ * account key (or a descriptor wallet importing `wpkh([fingerprint]tpub/0/*)`) matches. Never a guessed fingerprint.
+ */
+function originOf(account: HDKey, masterFingerprint: number | null, chain: UtxoChain, net: UtxoNet) {
+  const [purpose = 84, coin = 0] = accountPath(chain, net)
+    .split('/')
+    .slice(1, 3)
+    .map((s) => Number.parseInt(s, 10));
+  return (branch: 0 | 1, index: number): KeyOrigin & { keyHash: Uint8Array } => {
+    const child = account.deriveChild(branch).deriveChild(index);
+    if (!child.publicKey || !child.identifier) throw new Error('derived key has no public key');
+    const path =
+      masterFingerprint === null
+        ? [branch, index]
+        : [purpose + HARDENED, coin + HARDENED, account.index, branch, index];
+    return {
+      pubkey: child.publicKey,
+      keyHash: child.identifier,
+      fingerprint: masterFingerprint ?? account.fingerprint,
+      path,
+    };
+  };
+}
+
+const formatPath = (o: KeyOrigin) => o.path.map((n) => (n >= HARDENED ? `${n - HARDENED}'` : String(n))).join('/');
+
+/**
+ * The unsigned PSBT of a ready Bitcoin-family refund, spending the payment's unspent deposit outputs back to the
+ * confirmed refund address, with change to the payment's change child 1/N (see below). Refused with a 409 naming why when the
+ * refund is not ready, the outputs are spent or do not cover amount + fee, or the merchant's key changed since.
+ *
+ * @example
+ * await refundPsbt(db, nodeOfRegistry(chains), { merchantId, refundId }) // ok({ psbt: 'cHNidP8B...', fee_units: '1410', ... })
+ */
+export async function refundPsbt(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest) {
+  try {
+    return await gather(db, nodeOf, q);
+  } catch (e) {
+    // The node down or refusing: a 503 naming the node (the RPC client's messages never carry its URL or password).
+    if (e instanceof AppError) throw e;
+    throw new AppError('UNAVAILABLE', `The node did not answer: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function gather(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest) {
+  const r = await findMerchantRefund(db, q.merchantId, q.refundId);
+  if (!r) return err(new AppError('NOT_FOUND', 'Refund not found'));
+  const chain = utxoChains.find((c) => c === r.network);
+  if (!chain) return err(invalid('refund_id', 'Only a Bitcoin-family refund (BTC, LTC, DOGE) has a PSBT'));
+  let masterFingerprint: number | null = null;
+  if (q.masterFingerprint !== undefined) {
+    if (!/^[0-9a-fA-F]{8}$/.test(q.masterFingerprint))
+      return err(invalid('master_fingerprint', 'The master fingerprint is 8 hex digits, as the wallet shows it'));
+    masterFingerprint = Number.parseInt(q.masterFingerprint, 16);
+  }
+  if (r.status !== 'ready' || r.address === null || r.address_confirmed_at === null)
+    return conflict(
+      `The refund is ${r.status}${r.address_confirmed_at === null ? ' without a confirmed address' : ''}: only a ready refund is sent`,
+    );
+  const node = nodeOf(r);
+  if (!node)
+    return conflict('No node of this network is configured: a test-mode refund has no outputs on a real chain');
+  const { rpc, net } = node;
+  const p = await findPayment(db, r.payment_id);
+  const stored = await getXpub(db, r.merchant_id, chain);
+  const parsed = stored ? parseUtxoXpub(stored.xpub, chain, net) : null;
+  if (!p || p.address_index === null || !parsed?.ok)
+    return conflict("The payment's address was not derived from a key the service holds");
+  const origin = originOf(parsed.value.key, masterFingerprint, chain, net);
+  const receive = origin(0, p.address_index);
+  // Change goes to the change child 1/N, not back to the payment's address: the watcher would take an output there
+  // for a late deposit of the payment (counted as received again), while 1/N is watched by nothing here and is the
+  // merchant wallet's own change branch, which it scans (the derivation on the output lets a signer show it as its
+  // own). A wallet with a change gap limit far below N may need a rescan to show it; the coins are the merchant's.
+  const changeKey = origin(1, p.address_index);
+  const changeAddress = keyHashAddress(changeKey.keyHash, chain, net);
+  const changeScript = outputScript(changeAddress, chain, net);
+  if (!changeScript) throw new Error('change address has no script');
+  // The merchant replaced the key since this payment: its outputs are at a key the service can no longer describe.
+  if (keyHashAddress(receive.keyHash, chain, net) !== p.pay_address)
+    return conflict("The merchant's key changed since this payment: its outputs belong to the previous key");
+  const deposits = (await depositsOf(db, p.id)).filter(
+    (d) => d.removed === 0 && d.block_height !== null && d.block_hash !== null && d.asset === r.asset,
+  );
+  if (deposits.length === 0) return conflict('The payment has no mined deposit outputs to spend');
+  // include_mempool: an output already spent by a pending transaction counts as spent.
+  const outs = await rpc.batch<{ value?: unknown; scriptPubKey?: { hex?: unknown } } | null>(
+    deposits.map((d) => ({ method: 'gettxout', params: [d.txid, d.log_index, true] })),
+  );
+  const unspent = deposits.filter((_, i) => {
+    const o = outs[i];
+    return o?.ok === true && o.value !== null;
+  });
+  if (unspent.length === 0)
+    return conflict(
+      `The payment's outputs are already spent (${deposits.map((d) => `${d.txid}:${d.log_index}`).join(', ')}): send the refund from the wallet with its payment URI`,
+    );
+  // Legacy inputs are signed over the previous transaction; the block hash lets a node without -txindex find it.
+  const raws = await rpc.batch<string>(
+    unspent.map((d) => ({ method: 'getrawtransaction', params: [d.txid, false, d.block_hash] })),
+  );
+  const inputs: SpendableOutput[] = [];
+  for (const [i, d] of unspent.entries()) {
+    const out = outs[deposits.indexOf(d)];
+    const raw = raws[i];
+    if (!out?.ok || !out.value || !raw?.ok) return conflict(`The node does not give the transaction ${d.txid}`);
+    inputs.push({
+      txid: d.txid,
+      vout: d.log_index,
+      amountUnits: amountUnits(out.value.value),
+      script: hex.decode(String(out.value.scriptPubKey?.hex ?? '')),
+      previousTx: hex.decode(raw.value),
+      key: receive,
+    });
+  }
+  const built = buildRefundPsbt({
+    chain,
+    net,
+    inputs,
+    to: r.address,
+    amountUnits: BigInt(r.amount_units),
+    feeUnitsPerVbyte: await feeRate(rpc, chain),
+    change: { script: changeScript, key: changeKey },
+  });
+  if (!built.ok) return built;
+  const b = built.value;
+  return ok({
+    refund_id: r.id,
+    psbt: base64.encode(b.psbt),
+    fee_units: b.feeUnits.toString(),
+    fee_rate_units_per_vbyte: b.feeUnitsPerVbyte.toString(),
+    vsize: b.vsize,
+    amount_units: r.amount_units,
+    address: r.address,
+    change_units: b.changeUnits.toString(),
+    change_address: b.changeUnits > 0n ? changeAddress : null,
+    inputs: inputs.map((i) => ({
+      txid: i.txid,
+      vout: i.vout,
+      amount_units: i.amountUnits.toString(),
+      address: p.pay_address,
+      path: formatPath(i.key),
+    })),
+    key_origin: masterFingerprint === null ? ('account' as const) : ('master' as const),
+  });
+}
+
+export type RefundPsbtView = Extract<Awaited<ReturnType<typeof gather>>, { ok: true }>['value'];
