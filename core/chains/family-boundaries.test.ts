@@ -6,13 +6,22 @@ import { describe, expect, it } from 'vitest';
 /*
  * A chain family is one folder behind one descriptor (core/chains/family.ts): outside core/chains/<family>/, only the
  * descriptor list (core/chains/families.ts) and the catalog (core/catalog/assets.ts, which gathers each family's
- * address shapes) import from it. Tests, benchmarks and e2e specs are left out: they drive a family's real node
- * through its own harness.
+ * address shapes) import from it. Tests, their harnesses (testing/), benchmarks and e2e specs are left out: they drive
+ * a family's real node through its own harness.
  */
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FAMILIES = ['evm', 'bitcoin', 'monero', 'sandbox'];
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.git', 'e2e', 'bench', 'test-results', 'playwright-report']);
+const SKIPPED_DIRS = new Set([
+  'node_modules',
+  'dist',
+  '.git',
+  'e2e',
+  'bench',
+  'testing',
+  'test-results',
+  'playwright-report',
+]);
 
 /** The two places meant to name families. */
 const GATHERERS = new Set(['core/chains/families.ts', 'core/catalog/assets.ts']);
