@@ -1,9 +1,12 @@
 import type { AddressAllocator } from '../addresses/types.js';
 import type { ChainFamily } from '../catalog/types.js';
 import { invalid } from '../errors.js';
+import type { BitcoinNetworkConfig } from './bitcoin/config.js';
 import { bitcoinFamily, utxoNetOf } from './bitcoin/family.js';
+import type { EvmNetworkConfig } from './evm/config.js';
 import { evmFamily } from './evm/family.js';
 import type { ChainFamilyDescriptor } from './family.js';
+import type { MoneroNetworkConfig } from './monero/config.js';
 import { moneroFamily } from './monero/family.js';
 import { sandboxFamily } from './sandbox/family.js';
 
@@ -13,6 +16,18 @@ import { sandboxFamily } from './sandbox/family.js';
  * core/catalog/assets.ts, and one line here (docs/architecture.md, "Adding a chain family").
  */
 export const families: readonly ChainFamilyDescriptor[] = [sandboxFamily, evmFamily, bitcoinFamily, moneroFamily];
+
+/**
+ * The live networks of CHAINS_CONFIG, by kind of node: each part is read by its family's descriptor (`readConfig`),
+ * and core/chains/chains-config.ts puts the parts together.
+ */
+export interface ChainsConfig {
+  evm: EvmNetworkConfig[];
+  /** Bitcoin-family networks (`btc`, `ltc`, `doge`): a Bitcoin Core-compatible node each. */
+  utxo: BitcoinNetworkConfig[];
+  /** `xmr`: the merchant's monerod, or null. */
+  monero: MoneroNetworkConfig | null;
+}
 
 /**
  * The network of a chain's configured node (main, test, regtest) that keys and addresses are read for; null: none

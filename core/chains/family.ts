@@ -50,6 +50,12 @@ export interface ChainFamilyDescriptor {
   name: string;
   /** The catalog's families (`Asset.family`) whose live payments this one serves. */
   assetFamilies: readonly ChainFamily[];
+  /**
+   * Reads the family's entries of CHAINS_CONFIG's `networks` (those whose catalog network is of `assetFamilies`, in
+   * the file's order) into its part of the configuration; given none, its empty part. A mistake throws
+   * ChainsConfigError (core/chains/config-error.ts) naming its place. None: the family has no configured networks.
+   */
+  readConfig?(entries: Readonly<Record<string, unknown>>, assets: readonly Asset[]): Partial<ChainsConfig>;
   /** The catalog as the family's configured nodes see it (chain ids, token contracts, test-network address forms). */
   configure?(assets: readonly Asset[], networks: ChainsConfig): Asset[];
   /** Whether CHAINS_CONFIG configures a live network of this family (live prices are fetched only then). */

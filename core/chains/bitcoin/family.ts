@@ -4,7 +4,7 @@ import type { ChainFamilyDescriptor } from '../family.js';
 import { chainKey } from '../types.js';
 import { BitcoinChain } from './bitcoin-chain.js';
 import { applyUtxoConfig } from './catalog.js';
-import type { BitcoinNetworkConfig } from './config.js';
+import { type BitcoinNetworkConfig, readUtxoNetworks } from './config.js';
 import type { UtxoNet } from './utxo-params.js';
 
 /** The network of each configured node (main, test, regtest), which keys and addresses are read for; null: none. */
@@ -20,6 +20,7 @@ export const bitcoinFamily: ChainFamilyDescriptor = {
   name: 'bitcoin',
   assetFamilies: ['utxo'],
   configure: (assets, networks) => applyUtxoConfig(assets, networks.utxo),
+  readConfig: (entries) => ({ utxo: readUtxoNetworks(entries) }),
   isLive: (networks) => networks.utxo.length > 0,
   build({ clock, logger, chains, networks, gap }) {
     return {

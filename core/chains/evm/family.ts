@@ -3,7 +3,7 @@ import { createForwarderAllocator } from '../../forwarders/allocator.js';
 import { ForwarderSweeper } from '../../forwarders/sweeper.js';
 import type { ChainFamilyDescriptor } from '../family.js';
 import { chainKey } from '../types.js';
-import { applyChainsConfig } from './config.js';
+import { applyChainsConfig, parseChainsConfig } from './config.js';
 import { EvmChain } from './evm-chain.js';
 
 /**
@@ -14,6 +14,7 @@ export const evmFamily: ChainFamilyDescriptor = {
   name: 'evm',
   assetFamilies: ['evm'],
   configure: (assets, networks) => applyChainsConfig(assets, networks.evm),
+  readConfig: (entries, assets) => ({ evm: parseChainsConfig({ networks: entries }, assets) }),
   isLive: (networks) => networks.evm.length > 0,
   build({ db, clock, logger, chains, networks }) {
     const sweepers = networks.evm.flatMap((n) =>

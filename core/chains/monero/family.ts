@@ -2,6 +2,7 @@ import { GapGuard } from '../../addresses/gap.js';
 import type { ChainFamilyDescriptor } from '../family.js';
 import { chainKey } from '../types.js';
 import { createMoneroAllocator } from './allocator.js';
+import { readMoneroNetwork } from './config.js';
 import { MoneroChain } from './monero-chain.js';
 import { allMoneroKeys, MONERO_SUBADDRESS_LOOKAHEAD } from './monero-keys.js';
 
@@ -9,6 +10,7 @@ import { allMoneroKeys, MONERO_SUBADDRESS_LOOKAHEAD } from './monero-keys.js';
 export const moneroFamily: ChainFamilyDescriptor = {
   name: 'monero',
   assetFamilies: ['monero'],
+  readConfig: (entries) => ({ monero: readMoneroNetwork(entries) }),
   isLive: (networks) => networks.monero !== null,
   build({ db, clock, logger, chains, networks, gap }) {
     const n = networks.monero;
