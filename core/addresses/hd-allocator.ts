@@ -1,4 +1,4 @@
-import type { UtxoNet } from '../chains/bitcoin/utxo-params.js';
+import type { KeyNet } from '../chains/families.js';
 import { invalid } from '../errors.js';
 import type { GapGuard } from './gap.js';
 import type { AddressAllocator } from './types.js';
@@ -7,7 +7,7 @@ import { keyAddressAt, keyChainOf, takeAddressIndex } from './xpubs.js';
 
 export interface HdAllocatorOptions {
   /** The configured node's network of a Bitcoin-family chain (main, test, regtest); null when not configured. */
-  netOf(network: string): UtxoNet | null;
+  netOf(network: string): KeyNet | null;
   /** Bitcoin-family gap-limit check (core/addresses/gap.ts); none: no check. */
   gap?: GapGuard;
 }

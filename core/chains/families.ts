@@ -1,8 +1,9 @@
 import type { AddressAllocator } from '../addresses/types.js';
-import type { ChainFamily } from '../catalog/types.js';
+import type { Asset, ChainFamily } from '../catalog/types.js';
 import { invalid } from '../errors.js';
 import type { BitcoinNetworkConfig } from './bitcoin/config.js';
 import { bitcoinFamily, utxoNetOf } from './bitcoin/family.js';
+import type { UtxoNet } from './bitcoin/utxo-params.js';
 import type { EvmNetworkConfig } from './evm/config.js';
 import { evmFamily } from './evm/family.js';
 import type { ChainFamilyDescriptor } from './family.js';
@@ -34,6 +35,17 @@ export interface ChainsConfig {
  * configured (then mainnet). Only Bitcoin-family keys depend on it.
  */
 export const keyNetOf = utxoNetOf;
+
+/** The network (main, test, regtest) a merchant's key and its addresses are read for. */
+export type KeyNet = UtxoNet;
+
+/**
+ * The catalog as the configured nodes see it (chain ids, token contracts, test-network address forms): each
+ * family's `configure` in turn. The service's catalog and the admin CLI's come from here.
+ */
+export function configuredAssets(assets: readonly Asset[], networks: ChainsConfig): Asset[] {
+  return families.reduce<Asset[]>((all, f) => f.configure?.(all, networks) ?? all, [...assets]);
+}
 
 /**
  * Live mode's allocator: each payment goes to the allocator of its asset's family; an asset no family allocates for

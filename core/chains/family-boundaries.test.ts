@@ -25,9 +25,8 @@ const GATHERERS = new Set(['core/chains/families.ts', 'core/catalog/assets.ts'])
 const NOT_YET: Record<string, string[]> = {
   // The sandbox makes addresses of every network, Monero's subaddresses among them.
   'core/chains/sandbox/addresses.ts': ['monero'],
-  // The merchant key store and its allocator serve EVM and Bitcoin-family keys from one table.
+  // The merchant key store serves EVM and Bitcoin-family keys from one table.
   'core/addresses/xpubs.ts': ['bitcoin', 'evm'],
-  'core/addresses/hd-allocator.ts': ['bitcoin'],
   // Forwarders are EVM's own machinery, kept in core/forwarders/.
   'core/forwarders/payout-code.ts': ['evm'],
   'core/forwarders/sweep-context.ts': ['evm'],
@@ -40,14 +39,9 @@ const NOT_YET: Record<string, string[]> = {
   // A Monero refund is proved sent with the family's key arithmetic (its tx key: a view key cannot see it leave).
   'core/refunds/monero-proof.ts': ['monero'],
   // Key settings: the dashboard's and the admin CLI's key routes and commands.
-  'api-kit/deps.ts': ['bitcoin'],
   'dashboard-api/routes/read-settings.ts': ['bitcoin', 'monero'],
   'dashboard-api/routes/set-monero-keys.ts': ['monero'],
-  'server/cli/command.ts': ['bitcoin', 'evm'],
-  'server/cli/evm-commands.ts': ['evm'],
-  'server/cli/refund-commands.ts': ['evm'],
   'server/cli/viewkey-commands.ts': ['monero'],
-  'server/cli/xpub-commands.ts': ['bitcoin'],
   // The sandbox routes (POST /sandbox/transfers, /sandbox/blocks, the drop-in's simulate).
   'dropin-api/routes/simulate.ts': ['sandbox'],
   'merchant-api/routes/sandbox-blocks.ts': ['sandbox'],
