@@ -6,7 +6,7 @@ import { bitcoinFamily, utxoNetOf } from './bitcoin/family.js';
 import type { UtxoNet } from './bitcoin/utxo-params.js';
 import type { EvmNetworkConfig } from './evm/config.js';
 import { evmFamily } from './evm/family.js';
-import type { ChainFamilyDescriptor } from './family.js';
+import type { ChainFamilyDescriptor, ViewKeySettings } from './family.js';
 import type { MoneroNetworkConfig } from './monero/config.js';
 import { moneroFamily } from './monero/family.js';
 import { sandboxFamily } from './sandbox/family.js';
@@ -29,6 +29,9 @@ export interface ChainsConfig {
   /** `xmr`: the merchant's monerod, or null. */
   monero: MoneroNetworkConfig | null;
 }
+
+/** The merchants' view-key wallets (Monero's): the dashboard's Settings and `admin viewkey` read and set them here. */
+export const viewKeys: ViewKeySettings = moneroFamily.viewKeys;
 
 /**
  * The network of a chain's configured node (main, test, regtest) that keys and addresses are read for; null: none

@@ -39,9 +39,7 @@ const NOT_YET: Record<string, string[]> = {
   // A Monero refund is proved sent with the family's key arithmetic (its tx key: a view key cannot see it leave).
   'core/refunds/monero-proof.ts': ['monero'],
   // Key settings: the dashboard's and the admin CLI's key routes and commands.
-  'dashboard-api/routes/read-settings.ts': ['bitcoin', 'monero'],
-  'dashboard-api/routes/set-monero-keys.ts': ['monero'],
-  'server/cli/viewkey-commands.ts': ['monero'],
+  'dashboard-api/routes/read-settings.ts': ['bitcoin'],
   // The sandbox routes (POST /sandbox/transfers, /sandbox/blocks, the drop-in's simulate).
   'dropin-api/routes/simulate.ts': ['sandbox'],
   'merchant-api/routes/sandbox-blocks.ts': ['sandbox'],

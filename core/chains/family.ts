@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AddressAllocator } from '../addresses/types.js';
 import type { Asset, ChainFamily } from '../catalog/types.js';
 import type { Clock } from '../clock.js';
+import type { Result } from '../errors.js';
 import type { ForwarderSweeper } from '../forwarders/sweeper.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/schema.js';
@@ -41,6 +42,36 @@ export interface FamilyParts {
   start?(): (() => void | Promise<void>) | undefined;
 }
 
+/** A merchant's registered view-key wallet as settings show it: its primary address, never the key. */
+export interface ViewKeyWallet {
+  address: string;
+  /** The index of the next payment's address. */
+  nextIndex: number;
+  updatedAt: number;
+  /** The wallet's receive address at an index (Monero: subaddress `index` of account 0; 1 is a payment's first). */
+  addressAt(index: number): string;
+}
+
+/**
+ * Key settings of a family whose merchants register a wallet address and its private view key (Monero), as the
+ * dashboard's Settings and the admin CLI's `viewkey` commands read and set them.
+ */
+export interface ViewKeySettings {
+  /** `merchant_xpubs.chain` of the keys, which the wallet's addresses are counted under (core/addresses/gap.ts). */
+  chain: string;
+  /** Unpaid addresses a wallet restored from keys looks ahead: past a run this long it stops seeing payments. */
+  lookahead: number;
+  read(db: Kysely<Database>, merchantId: string): Promise<ViewKeyWallet | null>;
+  /** Checks the view key against the address (a spend key or a seed is refused, never echoed), then stores both. */
+  set(
+    db: Kysely<Database>,
+    clock: Clock,
+    merchantId: string,
+    address: string,
+    viewKey: string,
+  ): Promise<Result<{ address: string; firstSubaddress: string; nextIndex: number }>>;
+}
+
 /**
  * One chain family (EVM, Bitcoin-family, Monero, the sandbox) as the rest of the service sees it. Everything else
  * of a family stays in its folder, core/chains/<family>/; core/chains/families.ts lists the descriptors, and the
@@ -61,4 +92,6 @@ export interface ChainFamilyDescriptor {
   /** Whether CHAINS_CONFIG configures a live network of this family (live prices are fetched only then). */
   isLive(networks: ChainsConfig): boolean;
   build(ctx: FamilyContext): FamilyParts;
+  /** Its merchants' view-key wallets (Monero); none: its keys are not of this kind. */
+  viewKeys?: ViewKeySettings;
 }

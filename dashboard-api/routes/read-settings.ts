@@ -2,8 +2,7 @@ import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
 import { getXpub, type KeyChain, keyAddressAt, keyPath } from '../../core/addresses/xpubs.js';
 import { type UtxoNet, utxoChains } from '../../core/chains/bitcoin/utxo-params.js';
-import { subaddressAt } from '../../core/chains/monero/monero.js';
-import { getMoneroKey } from '../../core/chains/monero/monero-keys.js';
+import { viewKeys } from '../../core/chains/families.js';
 import { getPayout } from '../../core/forwarders/payouts.js';
 import { allowedOrigins } from '../../core/merchants/merchants.js';
 import { fiatCodes } from '../../core/money/fiat.js';
@@ -48,7 +47,7 @@ export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
     const [key, payout, monero, utxoKeys] = await Promise.all([
       getXpub(x.deps.db, m.id, 'evm'),
       getPayout(x.deps.db, m.id, 'evm'),
-      getMoneroKey(x.deps.db, m.id),
+      viewKeys.read(x.deps.db, m.id),
       Promise.all(utxoChains.map((chain) => utxoKeyView(x, m.id, chain))),
     ]);
     return ok(c, {
@@ -69,8 +68,8 @@ export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
       // The view key is a secret: never sent back, only what the merchant checks against the wallet.
       monero: monero
         ? {
-            address: monero.key.address,
-            first_subaddress: subaddressAt(monero.key, 1),
+            address: monero.address,
+            first_subaddress: monero.addressAt(1),
             next_index: monero.nextIndex,
           }
         : null,
