@@ -6,7 +6,7 @@ import { bitcoinFamily, utxoNetOf } from './bitcoin/family.js';
 import type { UtxoNet } from './bitcoin/utxo-params.js';
 import type { EvmNetworkConfig } from './evm/config.js';
 import { evmFamily } from './evm/family.js';
-import type { ChainFamilyDescriptor, ViewKeySettings } from './family.js';
+import type { AccountKeyScheme, ChainFamilyDescriptor, ViewKeySettings } from './family.js';
 import type { MoneroNetworkConfig } from './monero/config.js';
 import { moneroFamily } from './monero/family.js';
 import { sandboxFamily } from './sandbox/family.js';
@@ -29,6 +29,15 @@ export interface ChainsConfig {
   /** `xmr`: the merchant's monerod, or null. */
   monero: MoneroNetworkConfig | null;
 }
+
+/**
+ * Every kind of merchant account key (EVM's, then each Bitcoin-family chain's): core/addresses/xpubs.ts, the admin
+ * CLI's `xpub` commands and Settings find a kind here by its `chain`.
+ */
+export const accountKeys: readonly AccountKeyScheme[] = families.flatMap((f) => f.accountKeys ?? []);
+
+/** The `chain` of each kind of account key (`evm`, `btc`, `ltc`, `doge`): what `--chain` and Settings accept. */
+export const keyChains = accountKeys.map((k) => k.chain) as [string, ...string[]];
 
 /** The merchants' view-key wallets (Monero's): the dashboard's Settings and `admin viewkey` read and set them here. */
 export const viewKeys: ViewKeySettings = moneroFamily.viewKeys;

@@ -7,6 +7,7 @@ import type { ForwarderSweeper } from '../forwarders/sweeper.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/schema.js';
 import type { ChainsConfig } from './chains-config.js';
+import type { KeyNet } from './families.js';
 import type { ChainRegistry } from './registry.js';
 import type { ChainSource } from './types.js';
 import type { ChainWatchers } from './watchers.js';
@@ -41,6 +42,38 @@ export interface FamilyParts {
   /** Work started with the service (the sandbox's block timer); returns its stop. */
   start?(): (() => void | Promise<void>) | undefined;
 }
+
+/** A pasted account key, parsed for its chain and network, ready to store. */
+export interface ParsedKey {
+  /** The form stored: xpub (EVM, Bitcoin-family mainnet) or tpub (test networks), whatever form was pasted. */
+  xpub: string;
+  depth: number;
+  /** The form the merchant pasted (zpub, Ltub, dgub...) where the chain has several; null: one form only. */
+  pastedAs: string | null;
+}
+
+/**
+ * One kind of merchant account key (an extended public key) a family's live addresses derive from: payment N pays
+ * to child 0/N. core/addresses/xpubs.ts stores every kind in one table; the admin CLI's `xpub` commands, Settings and
+ * the HD allocator (core/addresses/hd-allocator.ts) reach a kind through its `chain`.
+ */
+export interface AccountKeyScheme {
+  /** `merchant_xpubs.chain`: `evm` (one key for every EVM network) or a Bitcoin-family chain (`btc`, `ltc`, `doge`). */
+  chain: string;
+  /** Whether keys are read for the chain's node network (main, test, regtest) and unpaid runs are gap-limited. */
+  perNetwork: boolean;
+  /** Whether it pays a live asset's addresses. */
+  serves(asset: Pick<Asset, 'family' | 'network'>): boolean;
+  /** The account path a wallet exports the key from (shown to merchants; the server derives only 0/N below it). */
+  path(net: KeyNet): string;
+  /** A pasted key checked for the chain and network: private keys refused, never echoed. */
+  parse(text: string, net: KeyNet): Result<ParsedKey>;
+  /** Address of receive child 0/`index`. */
+  addressAt(xpub: string, net: KeyNet, index: number): string;
+}
+
+/** A customer's address checked past its form: the form the watchers match, or why it is refused. */
+export type AddressCheck = { ok: true; address: string } | { ok: false; why: string };
 
 /** A merchant's registered view-key wallet as settings show it: its primary address, never the key. */
 export interface ViewKeyWallet {
@@ -92,6 +125,13 @@ export interface ChainFamilyDescriptor {
   /** Whether CHAINS_CONFIG configures a live network of this family (live prices are fetched only then). */
   isLive(networks: ChainsConfig): boolean;
   build(ctx: FamilyContext): FamilyParts;
+  /**
+   * A customer's address for one of its assets (a refund's destination), already of the asset's form (`walletRegex`):
+   * its checksum checked and put in the form the watchers match. None: the form is all there is to check.
+   */
+  checkAddress?(address: string): AddressCheck;
+  /** The account keys its live addresses derive from (EVM's one, each Bitcoin-family chain's). */
+  accountKeys?: readonly AccountKeyScheme[];
   /** Its merchants' view-key wallets (Monero); none: its keys are not of this kind. */
   viewKeys?: ViewKeySettings;
 }

@@ -2,6 +2,8 @@ import { GapGuard } from '../../addresses/gap.js';
 import { createHdAllocator } from '../../addresses/hd-allocator.js';
 import type { ChainFamilyDescriptor } from '../family.js';
 import { chainKey } from '../types.js';
+import { utxoAccountKeys } from './account-keys.js';
+import { checkUtxoAddress } from './address-check.js';
 import { BitcoinChain } from './bitcoin-chain.js';
 import { applyUtxoConfig } from './catalog.js';
 import { type BitcoinNetworkConfig, readUtxoNetworks } from './config.js';
@@ -22,6 +24,8 @@ export const bitcoinFamily: ChainFamilyDescriptor = {
   configure: (assets, networks) => applyUtxoConfig(assets, networks.utxo),
   readConfig: (entries) => ({ utxo: readUtxoNetworks(entries) }),
   isLive: (networks) => networks.utxo.length > 0,
+  checkAddress: checkUtxoAddress,
+  accountKeys: utxoAccountKeys,
   build({ clock, logger, chains, networks, gap }) {
     return {
       sources: networks.utxo.map(

@@ -3,6 +3,8 @@ import { createForwarderAllocator } from '../../forwarders/allocator.js';
 import { ForwarderSweeper } from '../../forwarders/sweeper.js';
 import type { ChainFamilyDescriptor } from '../family.js';
 import { chainKey } from '../types.js';
+import { evmAccountKey } from './account-key.js';
+import { checkEvmAddress } from './address-check.js';
 import { applyChainsConfig, parseChainsConfig } from './config.js';
 import { EvmChain } from './evm-chain.js';
 
@@ -16,6 +18,8 @@ export const evmFamily: ChainFamilyDescriptor = {
   configure: (assets, networks) => applyChainsConfig(assets, networks.evm),
   readConfig: (entries, assets) => ({ evm: parseChainsConfig({ networks: entries }, assets) }),
   isLive: (networks) => networks.evm.length > 0,
+  checkAddress: checkEvmAddress,
+  accountKeys: [evmAccountKey],
   build({ db, clock, logger, chains, networks }) {
     const sweepers = networks.evm.flatMap((n) =>
       n.forwarders ? [new ForwarderSweeper(n, n.forwarders, { db, clock, logger, chains })] : [],

@@ -1,6 +1,7 @@
 import { GapGuard } from '../../addresses/gap.js';
 import type { ChainFamilyDescriptor, ViewKeySettings } from '../family.js';
 import { chainKey } from '../types.js';
+import { checkMoneroAddress } from './address-check.js';
 import { createMoneroAllocator } from './allocator.js';
 import { readMoneroNetwork } from './config.js';
 import { MoneroChain } from './monero-chain.js';
@@ -12,6 +13,7 @@ export const moneroFamily: ChainFamilyDescriptor & { viewKeys: ViewKeySettings }
   assetFamilies: ['monero'],
   readConfig: (entries) => ({ monero: readMoneroNetwork(entries) }),
   isLive: (networks) => networks.monero !== null,
+  checkAddress: checkMoneroAddress,
   viewKeys: moneroViewKeys,
   build({ db, clock, logger, chains, networks, gap }) {
     const n = networks.monero;
