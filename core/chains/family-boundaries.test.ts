@@ -23,8 +23,6 @@ const GATHERERS = new Set(['core/chains/families.ts', 'core/catalog/assets.ts'])
  * shrinks).
  */
 const NOT_YET: Record<string, string[]> = {
-  // The sandbox makes addresses of every network, Monero's subaddresses among them.
-  'core/chains/sandbox/addresses.ts': ['monero'],
   // Forwarders are EVM's own machinery, kept in core/forwarders/: moved into core/chains/evm/, the dozen dashboard,
   // CLI and metrics files that read payouts and sweeps would reach into the family instead, until the descriptor
   // carries them.

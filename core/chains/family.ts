@@ -130,6 +130,11 @@ export interface ChainFamilyDescriptor {
    * its checksum checked and put in the form the watchers match. None: the form is all there is to check.
    */
   checkAddress?(address: string): AddressCheck;
+  /**
+   * Test mode's address for one of its assets from 32 random bytes (the same seed, the same address): real encoding
+   * and checksum, of the asset's `walletRegex`, with no key anyone holds. The sandbox chain asks each family.
+   */
+  sandboxAddress?(asset: Asset, seed: Uint8Array): string;
   /** The account keys its live addresses derive from (EVM's one, each Bitcoin-family chain's). */
   accountKeys?: readonly AccountKeyScheme[];
   /** Its merchants' view-key wallets (Monero); none: its keys are not of this kind. */

@@ -6,8 +6,9 @@ import { utxoAccountKeys } from './account-keys.js';
 import { checkUtxoAddress } from './address-check.js';
 import { BitcoinChain } from './bitcoin-chain.js';
 import { applyUtxoConfig } from './catalog.js';
-import { type BitcoinNetworkConfig, readUtxoNetworks } from './config.js';
+import { type BitcoinNetworkConfig, isUtxoNetwork, readUtxoNetworks } from './config.js';
 import type { UtxoNet } from './utxo-params.js';
+import { keyHashAddress } from './utxo-script.js';
 
 /** The network of each configured node (main, test, regtest), which keys and addresses are read for; null: none. */
 export function utxoNetOf(networks: readonly BitcoinNetworkConfig[]): (network: string) => UtxoNet | null {
@@ -25,6 +26,11 @@ export const bitcoinFamily: ChainFamilyDescriptor = {
   readConfig: (entries) => ({ utxo: readUtxoNetworks(entries) }),
   isLive: (networks) => networks.utxo.length > 0,
   checkAddress: checkUtxoAddress,
+  // A mainnet receive address of 20 seed bytes as key hash: P2WPKH for BTC and LTC, P2PKH for Dogecoin (no segwit).
+  sandboxAddress(asset, seed) {
+    if (!isUtxoNetwork(asset.network)) throw new RangeError(`no sandbox address format for network ${asset.network}`);
+    return keyHashAddress(seed.subarray(0, 20), asset.network, 'main');
+  },
   accountKeys: utxoAccountKeys,
   build({ clock, logger, chains, networks, gap }) {
     return {

@@ -1,3 +1,4 @@
+import { bytesToHex, getAddress } from 'viem';
 import { createHdAllocator } from '../../addresses/hd-allocator.js';
 import { createForwarderAllocator } from '../../forwarders/allocator.js';
 import { ForwarderSweeper } from '../../forwarders/sweeper.js';
@@ -19,6 +20,8 @@ export const evmFamily: ChainFamilyDescriptor = {
   readConfig: (entries, assets) => ({ evm: parseChainsConfig({ networks: entries }, assets) }),
   isLive: (networks) => networks.evm.length > 0,
   checkAddress: checkEvmAddress,
+  // 20 seed bytes as an account, in EIP-55.
+  sandboxAddress: (_asset, seed) => getAddress(bytesToHex(seed.subarray(0, 20))),
   accountKeys: [evmAccountKey],
   build({ db, clock, logger, chains, networks }) {
     const sweepers = networks.evm.flatMap((n) =>

@@ -4,6 +4,7 @@ import { chainKey } from '../types.js';
 import { checkMoneroAddress } from './address-check.js';
 import { createMoneroAllocator } from './allocator.js';
 import { readMoneroNetwork } from './config.js';
+import { sandboxSubaddress } from './monero.js';
 import { MoneroChain } from './monero-chain.js';
 import { allMoneroKeys, MONERO_SUBADDRESS_LOOKAHEAD, moneroViewKeys } from './monero-keys.js';
 
@@ -14,6 +15,7 @@ export const moneroFamily: ChainFamilyDescriptor & { viewKeys: ViewKeySettings }
   readConfig: (entries) => ({ monero: readMoneroNetwork(entries) }),
   isLive: (networks) => networks.monero !== null,
   checkAddress: checkMoneroAddress,
+  sandboxAddress: (_asset, seed) => sandboxSubaddress(seed),
   viewKeys: moneroViewKeys,
   build({ db, clock, logger, chains, networks, gap }) {
     const n = networks.monero;
