@@ -6,7 +6,7 @@ import { bitcoinFamily, utxoNetOf } from './bitcoin/family.js';
 import type { UtxoNet } from './bitcoin/utxo-params.js';
 import type { EvmNetworkConfig } from './evm/config.js';
 import { evmFamily } from './evm/family.js';
-import type { AccountKeyScheme, ChainFamilyDescriptor, ViewKeySettings } from './family.js';
+import type { AccountKeyScheme, ChainFamilyDescriptor, SimulatedChain, ViewKeySettings } from './family.js';
 import type { MoneroNetworkConfig } from './monero/config.js';
 import { moneroFamily } from './monero/family.js';
 import { sandboxFamily } from './sandbox/family.js';
@@ -38,6 +38,9 @@ export const accountKeys: readonly AccountKeyScheme[] = families.flatMap((f) => 
 
 /** The `chain` of each kind of account key (`evm`, `btc`, `ltc`, `doge`): what `--chain` and Settings accept. */
 export const keyChains = accountKeys.map((k) => k.chain) as [string, ...string[]];
+
+/** Test mode's simulated chain (the sandbox's): the sandbox routes send transfers and mine blocks on it here. */
+export const simulated: SimulatedChain = sandboxFamily.simulated;
 
 /** The merchants' view-key wallets (Monero's): the dashboard's Settings and `admin viewkey` read and set them here. */
 export const viewKeys: ViewKeySettings = moneroFamily.viewKeys;

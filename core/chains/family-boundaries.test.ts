@@ -30,14 +30,9 @@ const NOT_YET: Record<string, string[]> = {
   'core/forwarders/sweep-context.ts': ['evm'],
   'core/forwarders/sweep-transaction.ts': ['evm'],
   'core/forwarders/sweeper.ts': ['evm'],
-  'dashboard-api/forwarder-networks.ts': ['evm'],
   'dropin-api/wallet-view.ts': ['evm'],
   // A Monero refund is proved sent with the family's key arithmetic (its tx key: a view key cannot see it leave).
   'core/refunds/monero-proof.ts': ['monero'],
-  // The sandbox routes (POST /sandbox/transfers, /sandbox/blocks, the drop-in's simulate).
-  'dropin-api/routes/simulate.ts': ['sandbox'],
-  'merchant-api/routes/sandbox-blocks.ts': ['sandbox'],
-  'merchant-api/routes/sandbox-transfers.ts': ['sandbox'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -72,6 +72,21 @@ export interface AccountKeyScheme {
   addressAt(xpub: string, net: KeyNet, index: number): string;
 }
 
+/**
+ * Test mode's simulated chain as the sandbox routes drive it (POST /sandbox/transfers and /sandbox/blocks, the
+ * drop-in's simulate).
+ */
+export interface SimulatedChain {
+  /** Broadcasts a transfer: it waits in the mempool (0 confirmations) until a block is mined. Returns its txid. */
+  send(
+    db: Kysely<Database>,
+    clock: Clock,
+    t: { asset: Asset; address: string; extraId: string | null; units: bigint },
+  ): Promise<string>;
+  /** Mines `count` blocks on one network, the first taking every waiting transfer; returns the new height. */
+  mine(db: Kysely<Database>, clock: Clock, network: string, count: number): Promise<number>;
+}
+
 /** A customer's address checked past its form: the form the watchers match, or why it is refused. */
 export type AddressCheck = { ok: true; address: string } | { ok: false; why: string };
 
@@ -137,6 +152,8 @@ export interface ChainFamilyDescriptor {
   sandboxAddress?(asset: Asset, seed: Uint8Array): string;
   /** The account keys its live addresses derive from (EVM's one, each Bitcoin-family chain's). */
   accountKeys?: readonly AccountKeyScheme[];
+  /** Test mode's simulated chain (the sandbox's). */
+  simulated?: SimulatedChain;
   /** Its merchants' view-key wallets (Monero); none: its keys are not of this kind. */
   viewKeys?: ViewKeySettings;
 }
