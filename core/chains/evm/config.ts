@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Asset } from '../../catalog/types.js';
 import { ChainsConfigError } from '../config-error.js';
 
-/** Also here: the EVM family's mistakes were the first the file reader named. */
+/** Where it was defined before every family threw it (core/chains/config-error.ts); tests still import it here. */
 export { ChainsConfigError };
 
 /**
