@@ -1,4 +1,4 @@
-import type { UtxoNet } from '../core/chains/bitcoin/utxo-params.js';
+import type { KeyNet } from '../core/chains/families.js';
 import type { ChainWatchers } from '../core/chains/watchers.js';
 import type { CoreDeps } from '../core/deps.js';
 import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
@@ -31,5 +31,5 @@ export interface ApiDeps extends CoreDeps {
    * The network of a Bitcoin-family chain's configured node (CHAINS_CONFIG), which a pasted key and its addresses are
    * read for, as the admin CLI does; null when the chain has no node configured (then mainnet).
    */
-  utxoNetOf(chain: string): UtxoNet | null;
+  utxoNetOf(chain: string): KeyNet | null;
 }

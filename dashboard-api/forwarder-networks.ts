@@ -1,11 +1,11 @@
 import type { ApiDeps } from '../api-kit/deps.js';
-import type { EvmNetworkConfig } from '../core/chains/evm/config.js';
+import type { ChainsConfig } from '../core/chains/chains-config.js';
 import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 
 /** An EVM network with a forwarder factory: its sweeper and its configuration (rpcUrl stays on the server). */
 export interface ForwarderNetwork {
   sweeper: ForwarderSweeper;
-  config: EvmNetworkConfig;
+  config: ChainsConfig['evm'][number];
 }
 
 /** The networks whose payments of a merchant with a payout address go to forwarders. */

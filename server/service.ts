@@ -6,9 +6,8 @@ import type { AddressAllocator } from '../core/addresses/types.js';
 import { pruneAudit } from '../core/audit/audit-log.js';
 import { shippedAssets } from '../core/catalog/assets.js';
 import { createCatalog } from '../core/catalog/catalog.js';
-import type { Asset } from '../core/catalog/types.js';
 import type { ChainsConfig } from '../core/chains/chains-config.js';
-import { allocatorByFamily, families, keyNetOf } from '../core/chains/families.js';
+import { allocatorByFamily, configuredAssets, families, keyNetOf } from '../core/chains/families.js';
 import { ChainRegistry } from '../core/chains/registry.js';
 import { ChainWatchers } from '../core/chains/watchers.js';
 import { type Clock, systemClock } from '../core/clock.js';
@@ -95,11 +94,7 @@ export async function buildService(config: Config, o: ServiceOverrides = {}): Pr
     utxo: config.UTXO_NETWORKS,
     monero: config.MONERO_NETWORK,
   };
-  const configured = families.reduce<readonly Asset[]>(
-    (assets, f) => f.configure?.(assets, liveNetworks) ?? assets,
-    shippedAssets,
-  );
-  const catalog = createCatalog(configured, {
+  const catalog = createCatalog(configuredAssets(shippedAssets, liveNetworks), {
     minUsd: config.MIN_AMOUNTS_USD,
   });
   const chains = new ChainRegistry(store.db);

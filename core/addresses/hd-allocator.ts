@@ -1,13 +1,13 @@
-import type { UtxoNet } from '../chains/bitcoin/utxo-params.js';
+import type { KeyNet } from '../chains/families.js';
 import { invalid } from '../errors.js';
 import type { GapGuard } from './gap.js';
 import type { AddressAllocator } from './types.js';
 import { MAX_ADDRESS_INDEX } from './types.js';
-import { keyAddressAt, keyChainOf, takeAddressIndex } from './xpubs.js';
+import { isPerNetwork, keyAddressAt, keyChainOf, takeAddressIndex } from './xpubs.js';
 
 export interface HdAllocatorOptions {
   /** The configured node's network of a Bitcoin-family chain (main, test, regtest); null when not configured. */
-  netOf(network: string): UtxoNet | null;
+  netOf(network: string): KeyNet | null;
   /** Bitcoin-family gap-limit check (core/addresses/gap.ts); none: no check. */
   gap?: GapGuard;
 }
@@ -22,7 +22,7 @@ export function createHdAllocator(o: HdAllocatorOptions): AddressAllocator {
     async allocate(trx, merchant, asset) {
       const chain = keyChainOf(asset);
       if (!chain) throw invalid('currency', `Live payments in ${asset.code} are not supported yet`);
-      const net = chain === 'evm' ? 'main' : o.netOf(asset.network);
+      const net = isPerNetwork(chain) ? o.netOf(asset.network) : 'main';
       if (net === null) throw invalid('currency', `Live payments in ${asset.code} need its node in CHAINS_CONFIG`);
       const taken = await takeAddressIndex(trx, merchant.id, chain);
       if (!taken)
@@ -32,7 +32,7 @@ export function createHdAllocator(o: HdAllocatorOptions): AddressAllocator {
         );
       if (taken.index > MAX_ADDRESS_INDEX)
         throw invalid('currency', 'This merchant has used every address of its extended public key');
-      if (chain !== 'evm') await o.gap?.check(trx, merchant.id, asset.network, taken.index);
+      if (isPerNetwork(chain)) await o.gap?.check(trx, merchant.id, asset.network, taken.index);
       let address: string;
       try {
         address = keyAddressAt(chain, taken.xpub, net, taken.index);

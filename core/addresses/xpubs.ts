@@ -1,14 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Asset } from '../catalog/types.js';
-import { parseUtxoXpub, utxoAddressAt } from '../chains/bitcoin/utxo.js';
-import {
-  accountPath,
-  type ExtendedKeyPrefix,
-  type UtxoChain,
-  type UtxoNet,
-  utxoChains,
-} from '../chains/bitcoin/utxo-params.js';
-import { evmAddressAt, parseXpub } from '../chains/evm/hd.js';
+import { accountKeys, type KeyNet } from '../chains/families.js';
+import type { AccountKeyScheme, ParsedKey } from '../chains/family.js';
 import type { Clock } from '../clock.js';
 import { AppError, err, ok, type Result } from '../errors.js';
 import { notLiveMerchant } from '../merchants/merchants.js';
@@ -17,26 +10,38 @@ import { inTransaction } from '../store/transaction.js';
 
 /**
  * What one extended public key serves: `evm` (every EVM network: an address is the same on all of them) or one
- * Bitcoin-family chain (each has its own account path and its own addresses).
+ * Bitcoin-family chain (each has its own account path and its own addresses). Each family's descriptor brings its
+ * kinds (core/chains/families.ts `accountKeys`).
  */
-export const keyChains = ['evm', ...utxoChains] as const;
-export type KeyChain = (typeof keyChains)[number];
+export { keyChains } from '../chains/families.js';
+export type KeyChain = string;
+export type { ParsedKey };
+
+/** The kind of key of a chain; looked up at each call, the descriptor list being built after this module. */
+function schemeOf(chain: KeyChain): AccountKeyScheme {
+  const scheme = accountKeys.find((k) => k.chain === chain);
+  if (!scheme) throw new Error(`no account key for chain ${chain}`);
+  return scheme;
+}
 
 /** @example isKeyChain('ltc') // true */
 export function isKeyChain(v: string): v is KeyChain {
-  return (keyChains as readonly string[]).includes(v);
+  return accountKeys.some((k) => k.chain === v);
 }
 
-/** The key a live asset's addresses come from, or null for families without one (tron, solana, xrp). */
+/** The key a live asset's addresses come from, or null for families without one (tron, solana, xrp, monero). */
 export function keyChainOf(asset: Pick<Asset, 'family' | 'network'>): KeyChain | null {
-  if (asset.family === 'evm') return 'evm';
-  if (asset.family === 'utxo' && isKeyChain(asset.network)) return asset.network;
-  return null;
+  return accountKeys.find((k) => k.serves(asset))?.chain ?? null;
+}
+
+/** Whether a chain's keys are read for its node's network and their unpaid runs gap-limited (Bitcoin-family). */
+export function isPerNetwork(chain: KeyChain): boolean {
+  return schemeOf(chain).perNetwork;
 }
 
 /** The account path a wallet exports the key from (shown to merchants; the server derives only 0/N below it). */
-export function keyPath(chain: KeyChain, net: UtxoNet): string {
-  return chain === 'evm' ? "m/44'/60'/0'" : accountPath(chain, net);
+export function keyPath(chain: KeyChain, net: KeyNet): string {
+  return schemeOf(chain).path(net);
 }
 
 /**
@@ -44,8 +49,8 @@ export function keyPath(chain: KeyChain, net: UtxoNet): string {
  *
  * @example keyAddressAt('evm', 'xpub6C...', 'main', 0) // '0xf39F...'
  */
-export function keyAddressAt(chain: KeyChain, xpub: string, net: UtxoNet, index: number): string {
-  return chain === 'evm' ? evmAddressAt(xpub, index) : utxoAddressAt(xpub, chain as UtxoChain, net, index);
+export function keyAddressAt(chain: KeyChain, xpub: string, net: KeyNet, index: number): string {
+  return schemeOf(chain).addressAt(xpub, net, index);
 }
 
 export interface StoredKey {
@@ -85,26 +90,12 @@ export async function takeAddressIndex(
   return row ? { xpub: row.xpub, index: Number(row.next_index) - 1 } : null;
 }
 
-export interface ParsedKey {
-  /** The form stored: xpub (EVM, Bitcoin-family mainnet) or tpub (test networks), whatever form was pasted. */
-  xpub: string;
-  depth: number;
-  pastedAs: ExtendedKeyPrefix | null;
-}
-
 /**
  * Parses a pasted key for a chain without storing it: private keys refused (never echoed), Bitcoin-family keys
- * checked against the chain's network, script type and account depth (core/chains/bitcoin/utxo.ts).
+ * checked against the chain's network, script type and account depth (its family's `accountKeys`).
  */
-export function parseKey(chain: KeyChain, net: UtxoNet, text: string): Result<ParsedKey> {
-  if (chain === 'evm') {
-    const parsed = parseXpub(text);
-    if (!parsed.ok) return parsed;
-    return ok({ xpub: parsed.value.publicExtendedKey, depth: parsed.value.depth, pastedAs: null });
-  }
-  const parsed = parseUtxoXpub(text, chain, net);
-  if (!parsed.ok) return parsed;
-  return ok({ xpub: parsed.value.xpub, depth: parsed.value.key.depth, pastedAs: parsed.value.pastedAs });
+export function parseKey(chain: KeyChain, net: KeyNet, text: string): Result<ParsedKey> {
+  return schemeOf(chain).parse(text, net);
 }
 
 /**
@@ -119,7 +110,7 @@ export async function setXpub(
   merchantId: string,
   chain: KeyChain,
   text: string,
-  net: UtxoNet = 'main',
+  net: KeyNet = 'main',
 ): Promise<Result<ParsedKey>> {
   const parsed = parseKey(chain, net, text);
   if (!parsed.ok) return parsed;

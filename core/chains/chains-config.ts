@@ -2,32 +2,19 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { liveNetworks } from '../catalog/availability.js';
 import type { Asset } from '../catalog/types.js';
-import {
-  type BitcoinNetworkConfig,
-  isUtxoNetwork,
-  toBitcoinNetworkConfig,
-  utxoNetworkSchemas,
-} from './bitcoin/config.js';
-import { ChainsConfigError, type EvmNetworkConfig, parseChainsConfig } from './evm/config.js';
-import { type MoneroNetworkConfig, moneroNetworkSchema, toMoneroNetworkConfig } from './monero/config.js';
+import { ChainsConfigError } from './config-error.js';
+import { type ChainsConfig, families } from './families.js';
 
+export type { ChainsConfig };
 /** What a mistake in CHAINS_CONFIG throws: one line naming its place. */
 export { ChainsConfigError };
-
-/** The live networks of CHAINS_CONFIG, by kind of node. */
-export interface ChainsConfig {
-  evm: EvmNetworkConfig[];
-  /** Bitcoin-family networks (`btc`, `ltc`, `doge`): a Bitcoin Core-compatible node each. */
-  utxo: BitcoinNetworkConfig[];
-  /** `xmr`: the merchant's monerod, or null. */
-  monero: MoneroNetworkConfig | null;
-}
 
 const fileSchema = z.strictObject({ networks: z.record(z.string(), z.unknown()) });
 
 /**
- * Reads CHAINS_CONFIG: a JSON file whose `networks` key picks each entry's schema (`btc`, `ltc`, `doge`: a
- * Bitcoin-family node; any other: an EVM network checked against the catalog). A mistake is one line naming its place.
+ * Reads CHAINS_CONFIG: a JSON file whose `networks` keys are catalog networks; each entry goes to the family of its
+ * network (core/chains/families.ts), whose descriptor reads it (`btc`, `ltc`, `doge`: a Bitcoin-family node; `xmr`:
+ * monerod; `eth`, `bsc`, ...: an EVM network checked against the catalog). A mistake is one line naming its place.
  *
  * @example
  * readChainsConfig('/etc/shop/chains.json', shippedAssets)
@@ -55,9 +42,6 @@ export function parseChainsFile(json: unknown, assets: readonly Asset[]): Chains
     const issue = file.error.issues[0];
     throw new ChainsConfigError(`${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
   }
-  const evm: Record<string, unknown> = {};
-  const utxo: BitcoinNetworkConfig[] = [];
-  let monero: MoneroNetworkConfig | null = null;
   // Before any entry's fields: "confirmations: expected number" under `trx` would send an operator to fix fields of
   // a network that can never go live.
   const supported = liveNetworks(assets);
@@ -69,27 +53,15 @@ export function parseChainsFile(json: unknown, assets: readonly Asset[]): Chains
         `; supported live networks: ${supported.join(', ')}`,
     );
   }
-  for (const [key, entry] of Object.entries(file.data.networks)) {
-    if (key === 'xmr') {
-      const parsed = moneroNetworkSchema.safeParse(entry);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new ChainsConfigError(`${['networks', key, ...(issue?.path ?? [])].join('.')}: ${issue?.message}`);
-      }
-      monero = toMoneroNetworkConfig(parsed.data);
-      continue;
-    }
-    if (!isUtxoNetwork(key)) {
-      evm[key] = entry;
-      continue;
-    }
-    const parsed = utxoNetworkSchemas[key].safeParse(entry);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = ['networks', key, ...(issue?.path ?? [])].join('.');
-      throw new ChainsConfigError(`${where}: ${issue?.message ?? 'invalid'}`);
-    }
-    utxo.push(toBitcoinNetworkConfig(key, parsed.data));
+  // Each entry goes to the family serving its network's assets; every family reads its part, empty or not.
+  const familyOf = (network: string) =>
+    families.find((f) => assets.some((a) => a.network === network && f.assetFamilies.includes(a.family)));
+  for (const key of Object.keys(file.data.networks))
+    if (!familyOf(key)) throw new ChainsConfigError(`networks.${key}: no chain family serves this network`);
+  const config: Partial<ChainsConfig> = {};
+  for (const f of families) {
+    const own = Object.entries(file.data.networks).filter(([key]) => familyOf(key) === f);
+    Object.assign(config, f.readConfig?.(Object.fromEntries(own), assets));
   }
-  return { evm: parseChainsConfig({ networks: evm }, assets), utxo, monero };
+  return config as ChainsConfig;
 }

@@ -1,9 +1,13 @@
 import type { AddressAllocator } from '../addresses/types.js';
-import type { ChainFamily } from '../catalog/types.js';
+import type { Asset, ChainFamily } from '../catalog/types.js';
 import { invalid } from '../errors.js';
+import type { BitcoinNetworkConfig } from './bitcoin/config.js';
 import { bitcoinFamily, utxoNetOf } from './bitcoin/family.js';
+import type { UtxoNet } from './bitcoin/utxo-params.js';
+import type { EvmNetworkConfig } from './evm/config.js';
 import { evmFamily } from './evm/family.js';
-import type { ChainFamilyDescriptor } from './family.js';
+import type { AccountKeyScheme, ChainFamilyDescriptor, SimulatedChain, ViewKeySettings } from './family.js';
+import type { MoneroNetworkConfig } from './monero/config.js';
 import { moneroFamily } from './monero/family.js';
 import { sandboxFamily } from './sandbox/family.js';
 
@@ -15,10 +19,48 @@ import { sandboxFamily } from './sandbox/family.js';
 export const families: readonly ChainFamilyDescriptor[] = [sandboxFamily, evmFamily, bitcoinFamily, moneroFamily];
 
 /**
+ * The live networks of CHAINS_CONFIG, by kind of node: each part is read by its family's descriptor (`readConfig`),
+ * and core/chains/chains-config.ts puts the parts together.
+ */
+export interface ChainsConfig {
+  evm: EvmNetworkConfig[];
+  /** Bitcoin-family networks (`btc`, `ltc`, `doge`): a Bitcoin Core-compatible node each. */
+  utxo: BitcoinNetworkConfig[];
+  /** `xmr`: the merchant's monerod, or null. */
+  monero: MoneroNetworkConfig | null;
+}
+
+/**
+ * Every kind of merchant account key (EVM's, then each Bitcoin-family chain's): core/addresses/xpubs.ts, the admin
+ * CLI's `xpub` commands and Settings find a kind here by its `chain`.
+ */
+export const accountKeys: readonly AccountKeyScheme[] = families.flatMap((f) => f.accountKeys ?? []);
+
+/** The `chain` of each kind of account key (`evm`, `btc`, `ltc`, `doge`): what `--chain` and Settings accept. */
+export const keyChains = accountKeys.map((k) => k.chain) as [string, ...string[]];
+
+/** Test mode's simulated chain (the sandbox's): the sandbox routes send transfers and mine blocks on it here. */
+export const simulated: SimulatedChain = sandboxFamily.simulated;
+
+/** The merchants' view-key wallets (Monero's): the dashboard's Settings and `admin viewkey` read and set them here. */
+export const viewKeys: ViewKeySettings = moneroFamily.viewKeys;
+
+/**
  * The network of a chain's configured node (main, test, regtest) that keys and addresses are read for; null: none
  * configured (then mainnet). Only Bitcoin-family keys depend on it.
  */
 export const keyNetOf = utxoNetOf;
+
+/** The network (main, test, regtest) a merchant's key and its addresses are read for. */
+export type KeyNet = UtxoNet;
+
+/**
+ * The catalog as the configured nodes see it (chain ids, token contracts, test-network address forms): each
+ * family's `configure` in turn. The service's catalog and the admin CLI's come from here.
+ */
+export function configuredAssets(assets: readonly Asset[], networks: ChainsConfig): Asset[] {
+  return families.reduce<Asset[]>((all, f) => f.configure?.(all, networks) ?? all, [...assets]);
+}
 
 /**
  * Live mode's allocator: each payment goes to the allocator of its asset's family; an asset no family allocates for

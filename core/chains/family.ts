@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import type { AddressAllocator } from '../addresses/types.js';
 import type { Asset, ChainFamily } from '../catalog/types.js';
 import type { Clock } from '../clock.js';
+import type { Result } from '../errors.js';
 import type { ForwarderSweeper } from '../forwarders/sweeper.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/schema.js';
 import type { ChainsConfig } from './chains-config.js';
+import type { KeyNet } from './families.js';
 import type { ChainRegistry } from './registry.js';
 import type { ChainSource } from './types.js';
 import type { ChainWatchers } from './watchers.js';
@@ -41,6 +43,83 @@ export interface FamilyParts {
   start?(): (() => void | Promise<void>) | undefined;
 }
 
+/** A pasted account key, parsed for its chain and network, ready to store. */
+export interface ParsedKey {
+  /** The form stored: xpub (EVM, Bitcoin-family mainnet) or tpub (test networks), whatever form was pasted. */
+  xpub: string;
+  depth: number;
+  /** The form the merchant pasted (zpub, Ltub, dgub...) where the chain has several; null: one form only. */
+  pastedAs: string | null;
+}
+
+/**
+ * One kind of merchant account key (an extended public key) a family's live addresses derive from: payment N pays
+ * to child 0/N. core/addresses/xpubs.ts stores every kind in one table; the admin CLI's `xpub` commands, Settings and
+ * the HD allocator (core/addresses/hd-allocator.ts) reach a kind through its `chain`.
+ */
+export interface AccountKeyScheme {
+  /** `merchant_xpubs.chain`: `evm` (one key for every EVM network) or a Bitcoin-family chain (`btc`, `ltc`, `doge`). */
+  chain: string;
+  /** Whether keys are read for the chain's node network (main, test, regtest) and unpaid runs are gap-limited. */
+  perNetwork: boolean;
+  /** Whether it pays a live asset's addresses. */
+  serves(asset: Pick<Asset, 'family' | 'network'>): boolean;
+  /** The account path a wallet exports the key from (shown to merchants; the server derives only 0/N below it). */
+  path(net: KeyNet): string;
+  /** A pasted key checked for the chain and network: private keys refused, never echoed. */
+  parse(text: string, net: KeyNet): Result<ParsedKey>;
+  /** Address of receive child 0/`index`. */
+  addressAt(xpub: string, net: KeyNet, index: number): string;
+}
+
+/**
+ * Test mode's simulated chain as the sandbox routes drive it (POST /sandbox/transfers and /sandbox/blocks, the
+ * drop-in's simulate).
+ */
+export interface SimulatedChain {
+  /** Broadcasts a transfer: it waits in the mempool (0 confirmations) until a block is mined. Returns its txid. */
+  send(
+    db: Kysely<Database>,
+    clock: Clock,
+    t: { asset: Asset; address: string; extraId: string | null; units: bigint },
+  ): Promise<string>;
+  /** Mines `count` blocks on one network, the first taking every waiting transfer; returns the new height. */
+  mine(db: Kysely<Database>, clock: Clock, network: string, count: number): Promise<number>;
+}
+
+/** A customer's address checked past its form: the form the watchers match, or why it is refused. */
+export type AddressCheck = { ok: true; address: string } | { ok: false; why: string };
+
+/** A merchant's registered view-key wallet as settings show it: its primary address, never the key. */
+export interface ViewKeyWallet {
+  address: string;
+  /** The index of the next payment's address. */
+  nextIndex: number;
+  updatedAt: number;
+  /** The wallet's receive address at an index (Monero: subaddress `index` of account 0; 1 is a payment's first). */
+  addressAt(index: number): string;
+}
+
+/**
+ * Key settings of a family whose merchants register a wallet address and its private view key (Monero), as the
+ * dashboard's Settings and the admin CLI's `viewkey` commands read and set them.
+ */
+export interface ViewKeySettings {
+  /** `merchant_xpubs.chain` of the keys, which the wallet's addresses are counted under (core/addresses/gap.ts). */
+  chain: string;
+  /** Unpaid addresses a wallet restored from keys looks ahead: past a run this long it stops seeing payments. */
+  lookahead: number;
+  read(db: Kysely<Database>, merchantId: string): Promise<ViewKeyWallet | null>;
+  /** Checks the view key against the address (a spend key or a seed is refused, never echoed), then stores both. */
+  set(
+    db: Kysely<Database>,
+    clock: Clock,
+    merchantId: string,
+    address: string,
+    viewKey: string,
+  ): Promise<Result<{ address: string; firstSubaddress: string; nextIndex: number }>>;
+}
+
 /**
  * One chain family (EVM, Bitcoin-family, Monero, the sandbox) as the rest of the service sees it. Everything else
  * of a family stays in its folder, core/chains/<family>/; core/chains/families.ts lists the descriptors, and the
@@ -50,9 +129,31 @@ export interface ChainFamilyDescriptor {
   name: string;
   /** The catalog's families (`Asset.family`) whose live payments this one serves. */
   assetFamilies: readonly ChainFamily[];
+  /**
+   * Reads the family's entries of CHAINS_CONFIG's `networks` (those whose catalog network is of `assetFamilies`, in
+   * the file's order) into its part of the configuration; given none, its empty part. A mistake throws
+   * ChainsConfigError (core/chains/config-error.ts) naming its place. None: the family has no configured networks.
+   */
+  readConfig?(entries: Readonly<Record<string, unknown>>, assets: readonly Asset[]): Partial<ChainsConfig>;
   /** The catalog as the family's configured nodes see it (chain ids, token contracts, test-network address forms). */
   configure?(assets: readonly Asset[], networks: ChainsConfig): Asset[];
   /** Whether CHAINS_CONFIG configures a live network of this family (live prices are fetched only then). */
   isLive(networks: ChainsConfig): boolean;
   build(ctx: FamilyContext): FamilyParts;
+  /**
+   * A customer's address for one of its assets (a refund's destination), already of the asset's form (`walletRegex`):
+   * its checksum checked and put in the form the watchers match. None: the form is all there is to check.
+   */
+  checkAddress?(address: string): AddressCheck;
+  /**
+   * Test mode's address for one of its assets from 32 random bytes (the same seed, the same address): real encoding
+   * and checksum, of the asset's `walletRegex`, with no key anyone holds. The sandbox chain asks each family.
+   */
+  sandboxAddress?(asset: Asset, seed: Uint8Array): string;
+  /** The account keys its live addresses derive from (EVM's one, each Bitcoin-family chain's). */
+  accountKeys?: readonly AccountKeyScheme[];
+  /** Test mode's simulated chain (the sandbox's). */
+  simulated?: SimulatedChain;
+  /** Its merchants' view-key wallets (Monero); none: its keys are not of this kind. */
+  viewKeys?: ViewKeySettings;
 }

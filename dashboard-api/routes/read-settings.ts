@@ -1,9 +1,7 @@
 import type { Hono } from 'hono';
 import { ok } from '../../api-kit/envelope.js';
 import { getXpub, type KeyChain, keyAddressAt, keyPath } from '../../core/addresses/xpubs.js';
-import { type UtxoNet, utxoChains } from '../../core/chains/bitcoin/utxo-params.js';
-import { subaddressAt } from '../../core/chains/monero/monero.js';
-import { getMoneroKey } from '../../core/chains/monero/monero-keys.js';
+import { accountKeys, type KeyNet, viewKeys } from '../../core/chains/families.js';
 import { getPayout } from '../../core/forwarders/payouts.js';
 import { allowedOrigins } from '../../core/merchants/merchants.js';
 import { fiatCodes } from '../../core/money/fiat.js';
@@ -14,17 +12,17 @@ import { forwarderNetworks } from '../forwarder-networks.js';
  * The first receive addresses of an account key (children 0/0, 0/1, 0/2), to compare with the wallet: EVM, or a
  * Bitcoin-family chain read for `net` (the configured node's network).
  */
-export function firstAddresses(xpub: string, chain: KeyChain = 'evm', net: UtxoNet = 'main') {
+export function firstAddresses(xpub: string, chain: KeyChain = 'evm', net: KeyNet = 'main') {
   return [0, 1, 2].map((index) => ({ index, path: `0/${index}`, address: keyAddressAt(chain, xpub, net, index) }));
 }
 
 /** The network a chain's keys are read for: its node's (CHAINS_CONFIG), mainnet without one; EVM keys have none. */
-export function keyNet(x: DashCtx, chain: KeyChain): UtxoNet {
+export function keyNet(x: DashCtx, chain: KeyChain): KeyNet {
   return chain === 'evm' ? 'main' : (x.deps.utxoNetOf(chain) ?? 'main');
 }
 
 /** A Bitcoin-family chain's registered key as Settings shows it, or only its account path when none is set. */
-async function utxoKeyView(x: DashCtx, merchantId: string, chain: (typeof utxoChains)[number]) {
+async function utxoKeyView(x: DashCtx, merchantId: string, chain: KeyChain) {
   const net = keyNet(x, chain);
   const key = await getXpub(x.deps.db, merchantId, chain);
   return {
@@ -48,8 +46,8 @@ export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
     const [key, payout, monero, utxoKeys] = await Promise.all([
       getXpub(x.deps.db, m.id, 'evm'),
       getPayout(x.deps.db, m.id, 'evm'),
-      getMoneroKey(x.deps.db, m.id),
-      Promise.all(utxoChains.map((chain) => utxoKeyView(x, m.id, chain))),
+      viewKeys.read(x.deps.db, m.id),
+      Promise.all(accountKeys.filter((k) => k.perNetwork).map((k) => utxoKeyView(x, m.id, k.chain))),
     ]);
     return ok(c, {
       merchant_id: m.id,
@@ -69,8 +67,8 @@ export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
       // The view key is a secret: never sent back, only what the merchant checks against the wallet.
       monero: monero
         ? {
-            address: monero.key.address,
-            first_subaddress: subaddressAt(monero.key, 1),
+            address: monero.address,
+            first_subaddress: monero.addressAt(1),
             next_index: monero.nextIndex,
           }
         : null,

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
-import { setViewKey } from '../../core/chains/monero/monero-keys.js';
+import { viewKeys } from '../../core/chains/families.js';
 import { audited } from '../audit.js';
 import type { DashCtx, DashEnv } from '../context.js';
 
@@ -13,8 +13,8 @@ const moneroKeysSchema = z.strictObject({
 
 /**
  * PUT /merchants/{id}/monero-keys (owner): registers a live merchant's Monero primary address and private view key,
- * with the checks of `admin viewkey set` (core/chains/monero/monero.ts: the key belongs to the address; a spend key or a
- * seed is refused without being echoed). Answers the first subaddress to find in the wallet; never the key.
+ * with the checks of `admin viewkey set` (the family's `viewKeys`, core/chains/families.ts: the key belongs to the
+ * address; a spend key or a seed is refused without being echoed). Answers the first subaddress to find in the wallet; never the key.
  */
 export function registerSetMoneroKeys(app: Hono<DashEnv>, x: DashCtx): void {
   app.put('/merchants/:merchant_id/monero-keys', async (c) => {
@@ -23,7 +23,7 @@ export function registerSetMoneroKeys(app: Hono<DashEnv>, x: DashCtx): void {
       x,
       c,
       async (trx) => {
-        const set = await setViewKey(trx, x.deps.clock, c.get('merchant').id, data.address, data.view_key);
+        const set = await viewKeys.set(trx, x.deps.clock, c.get('merchant').id, data.address, data.view_key);
         if (!set.ok) throw set.error;
         return set;
       },

@@ -4,7 +4,7 @@ import { readJson } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { requestHeader } from '../../api-kit/node-request.js';
-import { sandboxMine, sandboxSend } from '../../core/chains/sandbox/sandbox-chain.js';
+import { simulated } from '../../core/chains/families.js';
 import { currentPayment } from '../../core/checkout/checkout.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { toUnits } from '../../core/money/decimal.js';
@@ -55,9 +55,9 @@ export function registerSimulate(app: Hono<DropinEnv>, deps: ApiDeps) {
             : `Must be a positive amount with at most ${asset.decimals} decimals`,
         );
       }
-      await sandboxSend(deps.db, deps.clock, { asset, address: p.pay_address, extraId: p.extra_id, units });
+      await simulated.send(deps.db, deps.clock, { asset, address: p.pay_address, extraId: p.extra_id, units });
     }
-    if (data.blocks > 0) await sandboxMine(deps.db, deps.clock, p.network, data.blocks);
+    if (data.blocks > 0) await simulated.mine(deps.db, deps.clock, p.network, data.blocks);
     await deps.watchers.sync(deps.chains.chainKeyOf(p));
     const fresh = (await findPayment(deps.db, p.id)) ?? p;
     return ok(c, { payment: await checkoutPaymentView(deps, fresh) }, 'Simulated on the sandbox chain');

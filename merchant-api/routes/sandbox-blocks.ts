@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { requestHeader } from '../../api-kit/node-request.js';
-import { sandboxMine } from '../../core/chains/sandbox/sandbox-chain.js';
+import { simulated } from '../../core/chains/families.js';
 import { chainKey } from '../../core/chains/types.js';
 import { invalid } from '../../core/errors.js';
 import { bodyErrors } from '../openapi/operation.js';
@@ -39,7 +39,7 @@ export const sandboxBlocksRoute: MerchantRoute = {
       throw invalid('network', `Unknown network "${data.network}"; one of ${networks.join(', ')}`);
     const heights = new Map<string, number>();
     for (const n of chosen) {
-      heights.set(n, await sandboxMine(deps.db, deps.clock, n, data.count));
+      heights.set(n, await simulated.mine(deps.db, deps.clock, n, data.count));
       await deps.watchers.sync(chainKey('test', n));
     }
     return ok(

@@ -4,7 +4,7 @@ import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { currencyCodeSchema } from '../../api-kit/schemas.js';
 import { isValidAddress } from '../../core/catalog/catalog.js';
-import { sandboxSend } from '../../core/chains/sandbox/sandbox-chain.js';
+import { simulated } from '../../core/chains/families.js';
 import { chainKey } from '../../core/chains/types.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { numberToDecimalText, toUnits } from '../../core/money/decimal.js';
@@ -67,7 +67,7 @@ export const sandboxTransfersRoute: MerchantRoute = {
     const units = text === null ? null : toUnits(text, asset.decimals);
     if (units === null || units <= 0n)
       throw invalid('amount', `Must be a positive amount with at most ${asset.decimals} decimals`);
-    const txid = await sandboxSend(deps.db, deps.clock, {
+    const txid = await simulated.send(deps.db, deps.clock, {
       asset,
       address: data.address,
       extraId: data.extra_id ?? null,

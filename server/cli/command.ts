@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
-import type { BitcoinNetworkConfig } from '../../core/chains/bitcoin/config.js';
-import type { UtxoNet } from '../../core/chains/bitcoin/utxo-params.js';
-import type { EvmNetworkConfig } from '../../core/chains/evm/config.js';
+import type { ChainsConfig } from '../../core/chains/chains-config.js';
+import type { KeyNet } from '../../core/chains/families.js';
 import type { Clock } from '../../core/clock.js';
 import type { Unlocked } from '../../core/secrets/unlock.js';
 import type { Database } from '../../core/store/schema.js';
@@ -16,13 +15,13 @@ export interface CliContext {
   /** Standard input as text (`--password-stdin`). */
   readStdin: () => Promise<string>;
   /** The network of a Bitcoin-family chain's node in CHAINS_CONFIG (keys and addresses differ per network), or null. */
-  utxoNetOf: (chain: string) => UtxoNet | null;
+  utxoNetOf: (chain: string) => KeyNet | null;
   /** UTXO_GAP_LIMIT: the gap limit merchants' Bitcoin-family wallets are set to. */
   gapLimit: number;
   /** The Bitcoin-family nodes of CHAINS_CONFIG (`refund psbt` asks them what is unspent). @default none */
-  utxoNetworks?: readonly BitcoinNetworkConfig[];
+  utxoNetworks?: readonly ChainsConfig['utxo'][number][];
   /** The EVM networks of CHAINS_CONFIG (forwarder factories, nodes for deploy-factory and contract checks). */
-  evmNetworks: readonly EvmNetworkConfig[];
+  evmNetworks: readonly ChainsConfig['evm'][number][];
   /** The store's secrets key and where it came from (`secrets rotate-key`). */
   secrets: Unlocked;
 }

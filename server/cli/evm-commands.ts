@@ -2,11 +2,13 @@ import { createPublicClient, createWalletClient, formatUnits, getContractAddress
 import { privateKeyToAccount } from 'viem/accounts';
 import { forwarderFactoryAbi, forwarderFactoryBytecode } from '../../contracts/build/forwarders.js';
 import { shippedAssets } from '../../core/catalog/assets.js';
-import type { EvmNetworkConfig } from '../../core/chains/evm/config.js';
+import type { ChainsConfig } from '../../core/chains/chains-config.js';
 import { merchantSweep } from '../../core/forwarders/sweep-transaction.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';
 import { print } from './output.js';
+
+type EvmNetworkConfig = ChainsConfig['evm'][number];
 
 function networkOf(ctx: CliContext, v: unknown): EvmNetworkConfig {
   const key = String(v ?? '');

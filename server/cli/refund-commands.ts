@@ -1,6 +1,6 @@
 import { shippedAssets } from '../../core/catalog/assets.js';
 import { createCatalog } from '../../core/catalog/catalog.js';
-import { applyChainsConfig } from '../../core/chains/evm/config.js';
+import { configuredAssets } from '../../core/chains/families.js';
 import { nodeOfConfig, refundPsbt } from '../../core/refunds/refund-psbt.js';
 import { refundSendInstructions } from '../../core/refunds/send-instructions.js';
 import { findRefund } from '../../core/refunds/store.js';
@@ -19,7 +19,10 @@ export const refundCommands: Command[] = [
       const r = await findRefund(ctx.db, String(v.refund));
       if (!r) throw new UsageError(`No refund ${String(v.refund)}`);
       // The configured chain ids and token contracts, as the service's own catalog has them.
-      const send = refundSendInstructions(createCatalog(applyChainsConfig(shippedAssets, ctx.evmNetworks)), r);
+      const send = refundSendInstructions(
+        createCatalog(configuredAssets(shippedAssets, { evm: [...ctx.evmNetworks], utxo: [], monero: null })),
+        r,
+      );
       if (!send)
         throw new UsageError(
           `Refund ${r.id} is ${r.status}${r.address_confirmed_at === null ? ' without a confirmed address' : ''}: nothing to send`,

@@ -1,6 +1,5 @@
 import { lastUsedIndex } from '../../core/addresses/gap.js';
-import { subaddressAt } from '../../core/chains/monero/monero.js';
-import { getMoneroKey, MONERO_SUBADDRESS_LOOKAHEAD, setViewKey } from '../../core/chains/monero/monero-keys.js';
+import { viewKeys } from '../../core/chains/families.js';
 import { iso } from '../../core/clock.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';
@@ -12,20 +11,20 @@ import { print } from './output.js';
  */
 async function describeMonero(ctx: CliContext, merchantId: string) {
   if (!(await getMerchant(ctx.db, merchantId))) throw new UsageError(`--merchant: no merchant ${merchantId}`);
-  const stored = await getMoneroKey(ctx.db, merchantId);
+  const stored = await viewKeys.read(ctx.db, merchantId);
   if (!stored) return { merchant_id: merchantId, address: null };
-  const last = await lastUsedIndex(ctx.db, merchantId, 'xmr');
+  const last = await lastUsedIndex(ctx.db, merchantId, viewKeys.chain);
   // Subaddress 0 is the primary address, never a payment's: the run starts after the last paid one, or at 1.
   const unused = stored.nextIndex - Math.max(last + 1, 1);
   return {
     merchant_id: merchantId,
-    address: stored.key.address,
-    first_subaddress: subaddressAt(stored.key, 1),
+    address: stored.address,
+    first_subaddress: stored.addressAt(1),
     next_subaddress_index: stored.nextIndex,
-    next_subaddress: subaddressAt(stored.key, stored.nextIndex),
+    next_subaddress: stored.addressAt(stored.nextIndex),
     last_paid_index: last < 0 ? null : last,
     unused_run: unused,
-    lookahead: MONERO_SUBADDRESS_LOOKAHEAD,
+    lookahead: viewKeys.lookahead,
     updated_at: iso(stored.updatedAt),
   };
 }
@@ -59,7 +58,7 @@ export const viewkeyCommands: Command[] = [
       if (fromStdin === (v['view-key'] !== undefined))
         throw new UsageError('give either --view-key or --view-key-stdin');
       const viewKey = fromStdin ? (await ctx.readStdin()).trim() : String(v['view-key']);
-      const r = await setViewKey(ctx.db, ctx.clock, merchantId, String(v.address), viewKey);
+      const r = await viewKeys.set(ctx.db, ctx.clock, merchantId, String(v.address), viewKey);
       if (!r.ok) {
         const e = r.error.errors;
         const which = e?.address ? '--address' : '--view-key';

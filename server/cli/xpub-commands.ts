@@ -8,7 +8,7 @@ import {
   keyPath,
   setXpub,
 } from '../../core/addresses/xpubs.js';
-import type { UtxoNet } from '../../core/chains/bitcoin/utxo-params.js';
+import type { KeyNet } from '../../core/chains/families.js';
 import { iso } from '../../core/clock.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';
@@ -21,7 +21,7 @@ function chainOf(v: unknown): KeyChain {
 }
 
 /** The network keys and addresses are read for: the configured node's, mainnet when the chain has none configured. */
-function netOf(ctx: CliContext, chain: KeyChain): UtxoNet {
+function netOf(ctx: CliContext, chain: KeyChain): KeyNet {
   return chain === 'evm' ? 'main' : (ctx.utxoNetOf(chain) ?? 'main');
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChainsConfigError, entryError } from '../config-error.js';
 import type { BitcoinRpcAuth } from './rpc.js';
 import { type UtxoChain, type UtxoNet, utxoChains, utxoNets } from './utxo-params.js';
 
@@ -111,4 +112,20 @@ export function toBitcoinNetworkConfig(network: UtxoChain, n: UtxoNetworkInput):
     nativeAsset: utxoNativeAsset[network],
     explorerUrl: n.explorerUrl ?? null,
   };
+}
+
+/**
+ * The Bitcoin-family entries of CHAINS_CONFIG's `networks`, in the file's order; each key picks its schema.
+ *
+ * @example
+ * readUtxoNetworks({ ltc: { rpcUrl: 'http://127.0.0.1:9332', cookieFile: '/x/.cookie' } })
+ * // [{ network: 'ltc', chain: 'main', confirmations: 6, ... }]
+ */
+export function readUtxoNetworks(entries: Readonly<Record<string, unknown>>): BitcoinNetworkConfig[] {
+  return Object.entries(entries).map(([key, entry]) => {
+    if (!isUtxoNetwork(key)) throw new ChainsConfigError(`networks.${key}: not a Bitcoin-family network`);
+    const parsed = utxoNetworkSchemas[key].safeParse(entry);
+    if (!parsed.success) throw entryError(key, parsed.error);
+    return toBitcoinNetworkConfig(key, parsed.data);
+  });
 }

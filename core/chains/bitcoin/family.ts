@@ -2,10 +2,13 @@ import { GapGuard } from '../../addresses/gap.js';
 import { createHdAllocator } from '../../addresses/hd-allocator.js';
 import type { ChainFamilyDescriptor } from '../family.js';
 import { chainKey } from '../types.js';
+import { utxoAccountKeys } from './account-keys.js';
+import { checkUtxoAddress } from './address-check.js';
 import { BitcoinChain } from './bitcoin-chain.js';
 import { applyUtxoConfig } from './catalog.js';
-import type { BitcoinNetworkConfig } from './config.js';
+import { type BitcoinNetworkConfig, isUtxoNetwork, readUtxoNetworks } from './config.js';
 import type { UtxoNet } from './utxo-params.js';
+import { keyHashAddress } from './utxo-script.js';
 
 /** The network of each configured node (main, test, regtest), which keys and addresses are read for; null: none. */
 export function utxoNetOf(networks: readonly BitcoinNetworkConfig[]): (network: string) => UtxoNet | null {
@@ -20,7 +23,15 @@ export const bitcoinFamily: ChainFamilyDescriptor = {
   name: 'bitcoin',
   assetFamilies: ['utxo'],
   configure: (assets, networks) => applyUtxoConfig(assets, networks.utxo),
+  readConfig: (entries) => ({ utxo: readUtxoNetworks(entries) }),
   isLive: (networks) => networks.utxo.length > 0,
+  checkAddress: checkUtxoAddress,
+  // A mainnet receive address of 20 seed bytes as key hash: P2WPKH for BTC and LTC, P2PKH for Dogecoin (no segwit).
+  sandboxAddress(asset, seed) {
+    if (!isUtxoNetwork(asset.network)) throw new RangeError(`no sandbox address format for network ${asset.network}`);
+    return keyHashAddress(seed.subarray(0, 20), asset.network, 'main');
+  },
+  accountKeys: utxoAccountKeys,
   build({ clock, logger, chains, networks, gap }) {
     return {
       sources: networks.utxo.map(

@@ -3,6 +3,10 @@ import { type Address, getAddress, type Hex, isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import type { Asset } from '../../catalog/types.js';
+import { ChainsConfigError } from '../config-error.js';
+
+/** Where it was defined before every family threw it (core/chains/config-error.ts); tests still import it here. */
+export { ChainsConfigError };
 
 /**
  * Live EVM networks are configuration: a JSON file named by CHAINS_CONFIG. Ethereum, BNB Smart Chain, Polygon and
@@ -139,13 +143,9 @@ export const DIFFERENT_CREATE2_CHAIN_IDS: ReadonlyMap<number, string> = new Map(
   [9075, 'Gateway'],
 ]);
 
-export class ChainsConfigError extends Error {
-  override name = 'ChainsConfigError';
-}
-
 /**
  * Checks the EVM networks of the chains file against the catalog (core/chains/chains-config.ts reads the file and
- * hands the Bitcoin-family keys elsewhere). Each mistake (unknown network, a token of another network, a foreign
+ * hands each family its own keys; the EVM family's descriptor passes its ones here). Each mistake (unknown network, a token of another network, a foreign
  * chain id without its own token contracts) is one line naming the place, so start-up stops clearly.
  */
 export function parseChainsConfig(json: unknown, assets: readonly Asset[]): EvmNetworkConfig[] {

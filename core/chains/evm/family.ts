@@ -1,9 +1,12 @@
+import { bytesToHex, getAddress } from 'viem';
 import { createHdAllocator } from '../../addresses/hd-allocator.js';
 import { createForwarderAllocator } from '../../forwarders/allocator.js';
 import { ForwarderSweeper } from '../../forwarders/sweeper.js';
 import type { ChainFamilyDescriptor } from '../family.js';
 import { chainKey } from '../types.js';
-import { applyChainsConfig } from './config.js';
+import { evmAccountKey } from './account-key.js';
+import { checkEvmAddress } from './address-check.js';
+import { applyChainsConfig, parseChainsConfig } from './config.js';
 import { EvmChain } from './evm-chain.js';
 
 /**
@@ -14,7 +17,12 @@ export const evmFamily: ChainFamilyDescriptor = {
   name: 'evm',
   assetFamilies: ['evm'],
   configure: (assets, networks) => applyChainsConfig(assets, networks.evm),
+  readConfig: (entries, assets) => ({ evm: parseChainsConfig({ networks: entries }, assets) }),
   isLive: (networks) => networks.evm.length > 0,
+  checkAddress: checkEvmAddress,
+  // 20 seed bytes as an account, in EIP-55.
+  sandboxAddress: (_asset, seed) => getAddress(bytesToHex(seed.subarray(0, 20))),
+  accountKeys: [evmAccountKey],
   build({ db, clock, logger, chains, networks }) {
     const sweepers = networks.evm.flatMap((n) =>
       n.forwarders ? [new ForwarderSweeper(n, n.forwarders, { db, clock, logger, chains })] : [],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChainsConfigError, entryError } from '../config-error.js';
 
 /**
  * CHAINS_CONFIG `networks.xmr`: the merchant's own monerod (its RPC, restricted or not; no wallet). The service reads
@@ -34,4 +35,16 @@ export interface MoneroNetworkConfig {
 
 export function toMoneroNetworkConfig(input: z.infer<typeof moneroNetworkSchema>): MoneroNetworkConfig {
   return { network: 'xmr', ...input, explorerUrl: input.explorerUrl ?? null };
+}
+
+/** The `xmr` entry of CHAINS_CONFIG's `networks`, or null when the file has none. */
+export function readMoneroNetwork(entries: Readonly<Record<string, unknown>>): MoneroNetworkConfig | null {
+  let monero: MoneroNetworkConfig | null = null;
+  for (const [key, entry] of Object.entries(entries)) {
+    if (key !== 'xmr') throw new ChainsConfigError(`networks.${key}: not a Monero network`);
+    const parsed = moneroNetworkSchema.safeParse(entry);
+    if (!parsed.success) throw entryError(key, parsed.error);
+    monero = toMoneroNetworkConfig(parsed.data);
+  }
+  return monero;
 }

@@ -1,15 +1,22 @@
 import { GapGuard } from '../../addresses/gap.js';
-import type { ChainFamilyDescriptor } from '../family.js';
+import type { ChainFamilyDescriptor, ViewKeySettings } from '../family.js';
 import { chainKey } from '../types.js';
+import { checkMoneroAddress } from './address-check.js';
 import { createMoneroAllocator } from './allocator.js';
+import { readMoneroNetwork } from './config.js';
+import { sandboxSubaddress } from './monero.js';
 import { MoneroChain } from './monero-chain.js';
-import { allMoneroKeys, MONERO_SUBADDRESS_LOOKAHEAD } from './monero-keys.js';
+import { allMoneroKeys, MONERO_SUBADDRESS_LOOKAHEAD, moneroViewKeys } from './monero-keys.js';
 
 /** Monero (xmr): the merchant's monerod scanned with every merchant's view key; a subaddress per payment. */
-export const moneroFamily: ChainFamilyDescriptor = {
+export const moneroFamily: ChainFamilyDescriptor & { viewKeys: ViewKeySettings } = {
   name: 'monero',
   assetFamilies: ['monero'],
+  readConfig: (entries) => ({ monero: readMoneroNetwork(entries) }),
   isLive: (networks) => networks.monero !== null,
+  checkAddress: checkMoneroAddress,
+  sandboxAddress: (_asset, seed) => sandboxSubaddress(seed),
+  viewKeys: moneroViewKeys,
   build({ db, clock, logger, chains, networks, gap }) {
     const n = networks.monero;
     const sources = n

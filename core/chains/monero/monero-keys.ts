@@ -4,6 +4,7 @@ import { AppError, err, ok, type Result } from '../../errors.js';
 import { notLiveMerchant } from '../../merchants/merchants.js';
 import type { Database } from '../../store/schema.js';
 import { inTransaction } from '../../store/transaction.js';
+import type { ViewKeySettings } from '../family.js';
 import { type MoneroViewKey, parseViewKey, subaddressAt, viewKeyHex } from './monero.js';
 
 /** `merchant_xpubs.chain` of a merchant's Monero keys (migration 0015). */
@@ -123,3 +124,16 @@ export async function takeSubaddress(
   const index = Number(row.next_index) - 1;
   return { address: subaddressAt(fromRow(row.xpub, row.view_key), index), index };
 }
+
+/** Monero's key settings as the dashboard and the admin CLI read and set them (core/chains/family.ts). */
+export const moneroViewKeys: ViewKeySettings = {
+  chain: XMR_KEY_CHAIN,
+  lookahead: MONERO_SUBADDRESS_LOOKAHEAD,
+  async read(db, merchantId) {
+    const stored = await getMoneroKey(db, merchantId);
+    if (!stored) return null;
+    const { key, nextIndex, updatedAt } = stored;
+    return { address: key.address, nextIndex, updatedAt, addressAt: (index) => subaddressAt(key, index) };
+  },
+  set: setViewKey,
+};

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { base58, base58xrp, bech32, createBase58check } from '@scure/base';
-import { bytesToHex, getAddress } from 'viem';
+import { base58, base58xrp, createBase58check } from '@scure/base';
 import type { Asset } from '../../catalog/types.js';
-import { sandboxSubaddress } from '../monero/monero.js';
+import { families } from '../families.js';
 
 /*
  * Test-mode ("sandbox chain") addresses. They are real encodings with real checksums, so the widget, QR codes,
@@ -13,8 +12,7 @@ import { sandboxSubaddress } from '../monero/monero.js';
 const sha256 = (data: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(data).digest());
 const base58check = createBase58check(sha256);
 
-/** Version bytes of the base58check payloads (Dogecoin P2PKH 0x1e, TRON 0x41, XRP account 0x00). */
-const DOGE_P2PKH = 0x1e;
+/** Version bytes of the base58check payloads (TRON 0x41, XRP account 0x00). */
 const TRON = 0x41;
 const XRP_ACCOUNT = 0x00;
 
@@ -34,11 +32,6 @@ function xrpBase58check(payload: Uint8Array): string {
   return base58xrp.encode(out);
 }
 
-/** Segwit v0 P2WPKH: witness version 0 then the 20-byte program, bech32 (BIP-173). */
-function p2wpkh(hrp: string, program: Uint8Array): string {
-  return bech32.encode(hrp, [0, ...bech32.toWords(program)]);
-}
-
 function checkSeed(seed: Uint8Array): void {
   if (seed.length !== 32) throw new RangeError(`sandbox seed must be 32 bytes, got ${seed.length}`);
 }
@@ -54,23 +47,16 @@ export function sandboxAddress(asset: Asset, seed: Uint8Array): string {
   checkSeed(seed);
   const body20 = seed.subarray(0, 20);
   switch (asset.family) {
-    case 'utxo':
-      if (asset.network === 'btc') return p2wpkh('bc', body20);
-      if (asset.network === 'ltc') return p2wpkh('ltc', body20);
-      // Dogecoin has no segwit; its everyday address is base58check P2PKH.
-      if (asset.network === 'doge') return base58check.encode(versioned(DOGE_P2PKH, body20));
-      break;
-    case 'evm':
-      return getAddress(bytesToHex(body20));
     case 'tron':
       return base58check.encode(versioned(TRON, body20));
     case 'solana':
       return base58.encode(seed);
     case 'xrp':
       return xrpBase58check(versioned(XRP_ACCOUNT, body20));
-    case 'monero':
-      return sandboxSubaddress(seed);
   }
+  // The networks with a family of their own (EVM, Bitcoin-family, Monero) are shaped by it; the test-only ones above.
+  const family = families.find((f) => f.assetFamilies.includes(asset.family));
+  if (family?.sandboxAddress) return family.sandboxAddress(asset, seed);
   throw new RangeError(`no sandbox address format for network ${asset.network}`);
 }
 
