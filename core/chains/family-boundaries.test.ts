@@ -43,8 +43,8 @@ const NOT_YET: Record<string, string[]> = {
   'core/refunds/monero-proof.ts': ['monero'],
   // Key settings: the dashboard's and the admin CLI's key routes and commands.
   'api-kit/deps.ts': ['bitcoin'],
-  'dashboard-api/routes/read-settings.ts': ['bitcoin', 'monero'],
-  'dashboard-api/routes/set-monero-keys.ts': ['monero'],
+  'dashboard-api/routes/settings/read-settings.ts': ['bitcoin', 'monero'],
+  'dashboard-api/routes/settings/set-monero-keys.ts': ['monero'],
   'server/cli/command.ts': ['bitcoin', 'evm'],
   'server/cli/evm-commands.ts': ['evm'],
   'server/cli/refund-commands.ts': ['evm'],
