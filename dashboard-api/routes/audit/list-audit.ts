@@ -50,6 +50,11 @@ export function registerListAudit(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/audit', async (c) => {
     const q = readQuery(c, auditQuerySchema);
     const page = await listAudit(x.deps.db, c.get('merchant').id, q);
-    return ok(c, { entries: page.rows.map(auditView), next_cursor: page.nextCursor });
+    return ok(c, auditPageView(page));
   });
 }
+
+function auditPageView(page: Awaited<ReturnType<typeof listAudit>>) {
+  return { entries: page.rows.map(auditView), next_cursor: page.nextCursor };
+}
+export type AuditEntries = ReturnType<typeof auditPageView>;

@@ -15,19 +15,22 @@ export function registerListKeys(app: Hono<DashEnv>, x: DashCtx): void {
     const now = x.deps.clock.now();
     return ok(
       c,
-      keys.map((k) => ({
-        id: k.id,
-        kind: k.kind,
-        prefix: k.prefix,
-        label: k.label,
-        active: k.active === 1 && (k.expires_at === null || k.expires_at > now),
-        created_at: isoOrNull(k.created_at),
-        deactivated_at: isoOrNull(
-          k.deactivated_at ?? (k.expires_at !== null && k.expires_at <= now ? k.expires_at : null),
-        ),
-        expires_at: isoOrNull(k.expires_at),
-        last_used_at: isoOrNull(k.last_used_at),
-      })),
+      keys.map((k) => keyView(k, now)),
     );
   });
 }
+
+function keyView(k: Awaited<ReturnType<typeof listKeys>>[number], now: number) {
+  return {
+    id: k.id,
+    kind: k.kind,
+    prefix: k.prefix,
+    label: k.label,
+    active: k.active === 1 && (k.expires_at === null || k.expires_at > now),
+    created_at: isoOrNull(k.created_at),
+    deactivated_at: isoOrNull(k.deactivated_at ?? (k.expires_at !== null && k.expires_at <= now ? k.expires_at : null)),
+    expires_at: isoOrNull(k.expires_at),
+    last_used_at: isoOrNull(k.last_used_at),
+  };
+}
+export type KeyView = ReturnType<typeof keyView>;

@@ -42,6 +42,11 @@ export function registerListPayments(app: Hono<DashEnv>, x: DashCtx): void {
       limit: q.limit,
       cursor: q.cursor,
     });
-    return ok(c, { payments: page.payments.map(paymentRowView), next_cursor: page.nextCursor });
+    return ok(c, paymentsPageView(page));
   });
 }
+
+function paymentsPageView(page: Awaited<ReturnType<typeof listPayments>>) {
+  return { payments: page.payments.map(paymentRowView), next_cursor: page.nextCursor };
+}
+export type PaymentsPage = ReturnType<typeof paymentsPageView>;

@@ -5,6 +5,7 @@ import { ok } from '../../../api-kit/envelope.js';
 import { paymentQr } from '../../../api-kit/payment-views.js';
 import { currencyCodeSchema, emailSchema, usdAmountSchema } from '../../../api-kit/schemas.js';
 import { numberToDecimalText } from '../../../core/money/decimal.js';
+import type { Payment } from '../../../core/payments/payment.js';
 import { sellAtCounter } from '../../../core/pos/sell.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 import { paymentRowView } from '../../views.js';
@@ -34,12 +35,12 @@ export function registerPosCreatePayment(app: Hono<DashEnv>, x: DashCtx): void {
       userEmail: signedIn.email,
       originIp: x.clientAddress(c),
     });
-    const qr = paymentQr(x.deps.catalog, payment);
-    return ok(
-      c,
-      { payment: paymentRowView(payment), payment_uri: qr.payment_uri, qr_code_url: qr.amount_code_url },
-      'Payment created',
-      201,
-    );
+    return ok(c, saleView(x, payment), 'Payment created', 201);
   });
 }
+
+function saleView(x: DashCtx, payment: Payment) {
+  const qr = paymentQr(x.deps.catalog, payment);
+  return { payment: paymentRowView(payment), payment_uri: qr.payment_uri, qr_code_url: qr.amount_code_url };
+}
+export type Sale = ReturnType<typeof saleView>;

@@ -4,6 +4,7 @@ import { readQuery } from '../../../api-kit/body.js';
 import { ok } from '../../../api-kit/envelope.js';
 import { idParam } from '../../../api-kit/path-params.js';
 import { invalid, notFound } from '../../../core/errors.js';
+import type { Merchant } from '../../../core/merchants/merchants.js';
 import { fromUnits, roundHalfUp } from '../../../core/money/decimal.js';
 import { minorUnits } from '../../../core/money/fiat.js';
 import { merchantCurrency } from '../../../core/payments/create-payment.js';
@@ -34,20 +35,7 @@ export function registerPosSales(app: Hono<DashEnv>, x: DashCtx): void {
   };
   app.get('/merchants/:merchant_id/pos/sales', async (c) => {
     const from = since(readQuery(c, posSalesQuerySchema).from);
-    const rows = await listPosSales(x.deps.db, c.get('merchant').id, from, MAX_SALES);
-    const paid = rows.filter((r) => r.status === 'finished');
-    // The counter sells in the merchant's currency; the total is summed in its minor units, exactly.
-    const currency = merchantCurrency(c.get('merchant'));
-    const digits = minorUnits(currency);
-    const minor = paid
-      .filter((r) => r.price_currency === currency)
-      .reduce((sum, r) => sum + (roundHalfUp(r.price_amount, digits) ?? 0n), 0n);
-    return ok(c, {
-      sales: rows.map((r) => ({ ...paymentRowView(r), tip_amount: r.tip_amount, cashier: r.cashier_email })),
-      paid_count: paid.length,
-      paid_amount: fromUnits(minor, digits),
-      price_currency: currency,
-    });
+    return ok(c, salesView(await listPosSales(x.deps.db, c.get('merchant').id, from, MAX_SALES), c.get('merchant')));
   });
   app.get('/merchants/:merchant_id/pos/payments/:payment_id', async (c) => {
     const id = idParam(c, 'payment_id', 'Payment');
@@ -56,3 +44,21 @@ export function registerPosSales(app: Hono<DashEnv>, x: DashCtx): void {
     return ok(c, { payment: paymentRowView(p) });
   });
 }
+
+/** The day's sales and what was paid, in the merchant's currency. */
+function salesView(rows: Awaited<ReturnType<typeof listPosSales>>, merchant: Merchant) {
+  const paid = rows.filter((r) => r.status === 'finished');
+  // The counter sells in the merchant's currency; the total is summed in its minor units, exactly.
+  const currency = merchantCurrency(merchant);
+  const digits = minorUnits(currency);
+  const minor = paid
+    .filter((r) => r.price_currency === currency)
+    .reduce((sum, r) => sum + (roundHalfUp(r.price_amount, digits) ?? 0n), 0n);
+  return {
+    sales: rows.map((r) => ({ ...paymentRowView(r), tip_amount: r.tip_amount, cashier: r.cashier_email })),
+    paid_count: paid.length,
+    paid_amount: fromUnits(minor, digits),
+    price_currency: currency,
+  };
+}
+export type Sales = ReturnType<typeof salesView>;

@@ -14,6 +14,7 @@ import { letCustomerChoose } from '../../../core/checkout/customer-choice.js';
 import { invalid } from '../../../core/errors.js';
 import { numberToDecimalText } from '../../../core/money/decimal.js';
 import { createPayment } from '../../../core/payments/create-payment.js';
+import type { Payment } from '../../../core/payments/payment.js';
 import { qrSvgDataUrl } from '../../../core/qr/encode.js';
 import { auditIn } from '../../audit.js';
 import type { DashCtx, DashEnv } from '../../context.js';
@@ -66,12 +67,12 @@ export function registerCreatePaymentLink(app: Hono<DashEnv>, x: DashCtx): void 
         });
       },
     );
-    const url = hostedPaymentUrl(payment, x.deps.settings.publicUrl, x.deps.settings.pageSecret);
-    return ok(
-      c,
-      { payment: paymentRowView(payment), hosted_payment_url: url, qr_code_url: qrSvgDataUrl(url) },
-      'Payment link created',
-      201,
-    );
+    return ok(c, createdLinkView(x, payment), 'Payment link created', 201);
   });
 }
+
+function createdLinkView(x: DashCtx, payment: Payment) {
+  const url = hostedPaymentUrl(payment, x.deps.settings.publicUrl, x.deps.settings.pageSecret);
+  return { payment: paymentRowView(payment), hosted_payment_url: url, qr_code_url: qrSvgDataUrl(url) };
+}
+export type CreatedLink = ReturnType<typeof createdLinkView>;

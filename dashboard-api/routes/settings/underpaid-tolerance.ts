@@ -59,3 +59,4 @@ export function registerUnderpaidTolerance(app: Hono<DashEnv>, x: DashCtx): void
     return ok(c, t, 'Underpaid tolerance saved');
   });
 }
+export type Tolerance = Awaited<ReturnType<typeof underpaidToleranceOf>>;

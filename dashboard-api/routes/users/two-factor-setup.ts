@@ -13,10 +13,11 @@ export function registerTwoFactorSetup(app: Hono<DashEnv>, x: DashCtx): void {
   app.post('/account/two-factor/setup', async (c) => {
     const s = c.get('signedIn');
     const e = await startEnrolment(x.deps.db, s, x.deps.clock.now());
-    return ok(
-      c,
-      { secret: e.secret, otpauth_uri: e.uri, qr_svg: qrSvgDataUrl(e.uri) },
-      'Scan the code with your authenticator app, then type the code it shows',
-    );
+    return ok(c, setupView(e), 'Scan the code with your authenticator app, then type the code it shows');
   });
 }
+
+function setupView(e: { secret: string; uri: string }) {
+  return { secret: e.secret, otpauth_uri: e.uri, qr_svg: qrSvgDataUrl(e.uri) };
+}
+export type TwoFactorSetup = ReturnType<typeof setupView>;

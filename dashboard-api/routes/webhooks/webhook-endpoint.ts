@@ -12,3 +12,4 @@ export function endpointView(m: Merchant) {
 export function registerWebhookEndpoint(app: Hono<DashEnv>, _x: DashCtx): void {
   app.get('/merchants/:merchant_id/webhook-endpoint', (c) => ok(c, endpointView(c.get('merchant'))));
 }
+export type Endpoint = ReturnType<typeof endpointView>;
