@@ -99,7 +99,7 @@ function locales(): Plugin {
 
 /**
  * Every file of the build gzipped once, as small as gzip gets (scripts/gzip-best.ts: Zopfli), written next to it
- * (`checkout.js.gz`) for the service to send as it is (static-files.ts); returns the gzipped sizes by path.
+ * (`checkout.js.gz`) for the service to send as it is (api-kit/static-files.ts); returns the gzipped sizes by path.
  */
 async function gzipAll(dir = OUT_DIR, rel = ''): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {};

@@ -6,6 +6,7 @@ export default defineConfig({
     include: [
       'core/**/*.test.ts',
       'server/**/*.test.ts',
+      'api-kit/**/*.test.ts',
       'merchant-api/**/*.test.ts',
       'dropin-api/**/*.test.ts',
       'dashboard-api/**/*.test.ts',

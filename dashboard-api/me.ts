@@ -28,3 +28,4 @@ export async function meView(db: Kysely<Database>, s: { userId: string; email: s
     })),
   };
 }
+export type MeView = Awaited<ReturnType<typeof meView>>;

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
+import { staticFiles } from '../api-kit/static-files.js';
 import { AppError } from '../core/errors.js';
 import { PUBLIC_DIR } from '../core/paths.js';
-import { staticFiles } from '../dropin-api/static-files.js';
 import { registerAppManifest } from './app-manifest.js';
 import { createDashboardApi } from './index.js';
 

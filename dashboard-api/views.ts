@@ -143,6 +143,7 @@ export function forwarderView(
 export function dashDeliveryView(d: Delivery, attempts: Attempt[]) {
   return { ...deliveryView(d, attempts), payment_status: paymentStatusOf(d.payload), payload: d.payload };
 }
+export type DashDelivery = ReturnType<typeof dashDeliveryView>;
 
 function paymentStatusOf(payload: string): string | null {
   try {

@@ -1,10 +1,8 @@
 import { signal } from '@preact/signals';
-import type { PaymentRow } from './types.js';
+import type { LiveEvent } from '../dashboard-api/view-types.js';
 
-export interface LiveEvent {
-  change: 'created' | 'state' | 'confirmations';
-  payment: PaymentRow;
-}
+export type { LiveEvent };
+
 type Listener = (e: LiveEvent) => void;
 /** A webhook delivery had an attempt recorded: whoever shows it reads it again. */
 type DeliveryListener = (deliveryId: string) => void;

@@ -1,21 +1,8 @@
 import { signal } from '@preact/signals';
+import type { Me, MerchantRef } from '../dashboard-api/view-types.js';
 import { api, sessionLost, setCsrf } from './api.js';
 
-export interface MerchantRef {
-  merchant_id: string;
-  name: string;
-  mode: 'test' | 'live';
-  role: 'owner' | 'viewer' | 'cashier';
-  /** The merchant's owner requires two-factor of every member. */
-  two_factor_required: boolean;
-}
-
-export interface Me {
-  email: string;
-  csrf_token: string;
-  two_factor_enabled: boolean;
-  merchants: MerchantRef[];
-}
+export type { Me, MerchantRef };
 
 /** Who is signed in: undefined while asking, null when nobody. */
 export const me = signal<Me | null | undefined>(undefined);

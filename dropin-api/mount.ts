@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { ApiDeps } from '../api-kit/deps.js';
 import { RateLimiter } from '../api-kit/rate-limit.js';
+import { staticFiles } from '../api-kit/static-files.js';
 import { pageTokenValid } from '../core/checkout/page-token.js';
 import { PUBLIC_DIR } from '../core/paths.js';
 import { findPayment } from '../core/payments/store.js';
@@ -9,7 +10,6 @@ import { demoPublicKey } from './demo.js';
 import { hostedPageHtml, invalidPageHtml } from './hosted-page.js';
 import { createDropinApi } from './index.js';
 import { registerLinkPage } from './link-page.js';
-import { staticFiles } from './static-files.js';
 
 /**
  * The Link header of the demo storefront: what demo.js loads next, fetched with the page instead of one round trip

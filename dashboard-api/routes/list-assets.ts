@@ -11,14 +11,11 @@ import type { DashCtx, DashEnv } from '../context.js';
  */
 export function registerListAssets(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/assets', (c) =>
-    ok(
-      c,
-      offeredAssets(x.deps.catalog.list(), x.deps.chains, c.get('merchant').mode).map((a) => ({
-        code: a.code,
-        name: a.name,
-        network: a.network,
-        test_only: !canGoLive(a),
-      })),
-    ),
+    ok(c, offeredAssets(x.deps.catalog.list(), x.deps.chains, c.get('merchant').mode).map(assetOptionView)),
   );
 }
+
+function assetOptionView(a: ReturnType<typeof offeredAssets>[number]) {
+  return { code: a.code, name: a.name, network: a.network, test_only: !canGoLive(a) };
+}
+export type AssetOption = ReturnType<typeof assetOptionView>;

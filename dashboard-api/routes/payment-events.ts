@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { StreamSlots } from '../../api-kit/stream-slots.js';
+import type { PaymentChange } from '../../core/payments/changes.js';
 import { posPaymentIds } from '../../core/pos/store.js';
 import { roleIn } from '../../core/users/memberships.js';
 import { findLiveSession } from '../../core/users/sessions.js';
@@ -44,7 +45,7 @@ export function registerPaymentEvents(app: Hono<DashEnv>, x: DashCtx): void {
         for (const ch of mine)
           queue.push({
             event: 'payment',
-            data: JSON.stringify({ change: ch.kind, payment: paymentRowView(ch.payment) }),
+            data: JSON.stringify(liveEventView(ch)),
             paymentId: ch.payment.id,
           });
         wake();
@@ -94,3 +95,9 @@ export function registerPaymentEvents(app: Hono<DashEnv>, x: DashCtx): void {
     });
   });
 }
+
+/** A `payment` event's data: the kind of change and the payment as the list shows it. */
+function liveEventView(ch: PaymentChange) {
+  return { change: ch.kind, payment: paymentRowView(ch.payment) };
+}
+export type LiveEvent = ReturnType<typeof liveEventView>;

@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import type { AuditEntries } from '../../dashboard-api/view-types.js';
 import { api, m } from '../api.js';
 import { when } from '../format.js';
 import { DataTable } from '../ui/data-table.js';
@@ -6,15 +7,7 @@ import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
 
-interface Entry {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  target: string | null;
-  details: Record<string, unknown>;
-  client_address: string | null;
-}
+type Entry = AuditEntries['entries'][number];
 
 /** The filter's groups of actions (the API takes a group or one action). */
 const GROUPS = [
@@ -52,15 +45,13 @@ export function AuditPage({ merchantId }: { merchantId: string }) {
   const query = (extra: Record<string, string> = {}) =>
     new URLSearchParams(Object.entries({ ...filter.value, ...extra }).filter(([, v]) => v !== '')).toString();
   const page = useLoad(async () => {
-    const r = await api<{ entries: Entry[]; next_cursor: string | null }>(m(merchantId, `/audit?${query()}`));
+    const r = await api<AuditEntries>(m(merchantId, `/audit?${query()}`));
     more.value = { entries: r.entries, next: r.next_cursor };
     return r;
   }, [merchantId, JSON.stringify(filter.value)]);
   const loadMore = async () => {
     if (!more.value.next) return;
-    const r = await api<{ entries: Entry[]; next_cursor: string | null }>(
-      m(merchantId, `/audit?${query({ cursor: more.value.next })}`),
-    );
+    const r = await api<AuditEntries>(m(merchantId, `/audit?${query({ cursor: more.value.next })}`));
     more.value = { entries: [...more.value.entries, ...r.entries], next: r.next_cursor };
   };
   return (

@@ -1,21 +1,11 @@
 import { assetLabel } from '../../core/catalog/asset-label.js';
+import type { Balance } from '../../dashboard-api/view-types.js';
 import { api, m } from '../api.js';
 import { money, when } from '../format.js';
 import { DataTable } from '../ui/data-table.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
-
-interface Balance {
-  currency: string;
-  amount: string;
-  pending_amount: string;
-  usd_amount: string;
-  pending_usd_amount: string;
-  /** The merchant's default currency, when not USD. */
-  fiat: { currency: string; amount: string; pending_amount: string } | null;
-  updated_at: string;
-}
 
 const today = () => new Date().toISOString().slice(0, 10);
 const monthAgo = () => new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);

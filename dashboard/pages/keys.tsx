@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import type { KeyView as Key } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { when } from '../format.js';
 import { membership } from '../session.js';
@@ -8,19 +9,6 @@ import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { SecretOnce } from '../ui/secret-once.js';
 import { useLoad } from '../ui/use-load.js';
-
-interface Key {
-  id: string;
-  kind: 'secret' | 'public';
-  prefix: string;
-  label: string | null;
-  active: boolean;
-  /** A rotated key's grace end: it works until then. */
-  expires_at: string | null;
-  created_at: string;
-  deactivated_at: string | null;
-  last_used_at: string | null;
-}
 
 const KIND = { secret: 'Secret (sk_, server)', public: 'Public (dk_, drop-in)' };
 

@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import type { Overview } from '../../dashboard-api/view-types.js';
 import { api, m } from '../api.js';
 import { money, statusLabel } from '../format.js';
 import { onPayment } from '../live.js';
@@ -9,34 +10,8 @@ import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
 
-interface Period {
-  period: 'today' | '7d' | '30d';
-  from: string;
-  received: { asset: string; amount: string }[];
-  /** Returned by refunds seen on chain in the period, per asset, exact digits. */
-  refunded: { asset: string; amount: string }[];
-  sold_usd: string;
-  payments: number;
-  by_status: Record<string, number>;
-}
-interface Day {
-  day: string;
-  sold_usd: string;
-  received_payments: number;
-  payments: number;
-}
-interface Overview {
-  /** The USD prices of this merchant's mode (dashboard-api/routes/overview.ts). */
-  prices: {
-    state: 'off' | 'starting' | 'fresh' | 'stale';
-    updated_at: string | null;
-    stale_since: string | null;
-    stale_assets: string[];
-    last_error: string | null;
-  };
-  periods: Period[];
-  daily: Day[];
-}
+type Period = Overview['periods'][number];
+type Day = Overview['daily'][number];
 
 const PERIOD_LABELS = { today: 'Today', '7d': '7 days', '30d': '30 days' } as const;
 

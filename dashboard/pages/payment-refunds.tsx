@@ -1,27 +1,14 @@
+import type { PaymentRefund } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { money, when } from '../format.js';
 import { ConfirmButton } from '../ui/confirm.js';
 import { CopyButton } from '../ui/copy.js';
 import { DataTable } from '../ui/data-table.js';
 import { ClaimLinkFields, claimLinkBody, RefundClaim, rememberClaimLink } from './refund-claim.js';
-import { RefundSendList, type RefundSendRow } from './refund-send.js';
+import { RefundSendList } from './refund-send.js';
 
-/** A refund as GET /merchants/{id}/payments/{payment_id} lists it (core/refunds/refund.ts `refundView`). */
-export interface RefundRow extends RefundSendRow {
-  refund_id: string;
-  refund_status: 'awaiting_address' | 'ready' | 'sent' | 'confirmed' | 'cancelled';
-  amount_units: string;
-  currency: string;
-  address: string | null;
-  address_source?: 'merchant' | 'customer' | null;
-  address_confirmed: boolean;
-  claim_link_expires_at?: string | null;
-  reason: string | null;
-  txid: string | null;
-  explorer_url: string | null;
-  other_transfers: { txid: string; amount_units: string; confirmed: boolean }[];
-  created_at: string;
-}
+/** A refund as GET /merchants/{id}/payments/{payment_id} lists it (core/refunds/views.ts `refundViews`). */
+export type RefundRow = PaymentRefund;
 
 const STATUS_TEXT: Record<RefundRow['refund_status'], string> = {
   awaiting_address: 'awaiting address',

@@ -1,12 +1,12 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { networkName } from '../../core/catalog/asset-label.js';
+import type { PaymentDetail } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { money, when } from '../format.js';
 import { onDelivery, onPayment } from '../live.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
-import type { Delivery, PaymentRow } from '../types.js';
 import { CopyButton } from '../ui/copy.js';
 import { DataTable } from '../ui/data-table.js';
 import { DeliveryList } from '../ui/deliveries.js';
@@ -17,48 +17,9 @@ import { PageTitle } from '../ui/page.js';
 import { Status } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { PaymentExceptions } from './payment-exceptions.js';
-import { PaymentRefunds, type RefundRow } from './payment-refunds.js';
+import { PaymentRefunds } from './payment-refunds.js';
 
-interface Detail {
-  payment: PaymentRow & {
-    order_description: string | null;
-    customer_name: string | null;
-    expires_at: string;
-    valid_until: string;
-    overpaid_by: string | null;
-    underpaid_by: string | null;
-    decimals: number;
-  };
-  timeline: { sequence: number; payment_status: string; status_detail: string; at: string }[];
-  deposits: {
-    txid: string;
-    asset: string;
-    amount: string;
-    block_height: number | null;
-    confirmations: number;
-    required_confirmations: number;
-    first_seen_at: string;
-    late: boolean;
-    removed: boolean;
-    explorer_url: string | null;
-  }[];
-  deliveries: Delivery[];
-  forwarder: Forwarder | null;
-  hosted_payment_url: string;
-  refunds: RefundRow[];
-}
-interface Forwarder {
-  address: string;
-  payout: string;
-  swept: boolean;
-  has_deposits: boolean;
-  sweep_tx: string | null;
-  sweep_tx_url: string | null;
-  swept_at: string | null;
-  relayer_sweep_pending: boolean;
-  sweep_error: string | null;
-  next_sweep_at: string | null;
-}
+type Forwarder = NonNullable<PaymentDetail['forwarder']>;
 
 /** Where a forwarder payment's funds are: swept to the payout (with the transaction), or why not yet. */
 function ForwarderFacts({ f }: { f: Forwarder }) {
@@ -100,7 +61,7 @@ function ForwarderFacts({ f }: { f: Forwarder }) {
   );
 }
 
-function Facts({ p }: { p: Detail['payment'] }) {
+function Facts({ p }: { p: PaymentDetail['payment'] }) {
   const rows: [string, string | null][] = [
     ['Payment id', p.payment_id],
     ['Order id', p.order_id],
@@ -137,7 +98,7 @@ function Facts({ p }: { p: Detail['payment'] }) {
  */
 export function PaymentPage({ merchantId, paymentId }: { merchantId: string; paymentId: string }) {
   const detail = useLoad(
-    () => api<Detail>(m(merchantId, `/payments/${encodeURIComponent(paymentId)}`)),
+    () => api<PaymentDetail>(m(merchantId, `/payments/${encodeURIComponent(paymentId)}`)),
     [merchantId, paymentId],
   );
   const notice = useSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);

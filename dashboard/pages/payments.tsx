@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { assetLabel } from '../../core/catalog/asset-label.js';
+import type { PaymentsPage as Page } from '../../dashboard-api/view-types.js';
 import { api, m } from '../api.js';
 import { money, short, when } from '../format.js';
 import { onPayment } from '../live.js';
@@ -22,11 +23,6 @@ const SORTS = [
   ['amount_desc', 'Largest amount first'],
   ['amount_asc', 'Smallest amount first'],
 ] as const;
-
-interface Page {
-  payments: PaymentRow[];
-  next_cursor: string | null;
-}
 
 /** The CSV of the list as filtered and sorted now (every page of it): a plain download, the cookie goes along. */
 function exportHref(merchantId: string, query: URLSearchParams): string {

@@ -1,23 +1,12 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import type { Sale, Sales } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { money, when } from '../format.js';
 import { connected, onPayment, onReconnect } from '../live.js';
 import type { PaymentRow } from '../types.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
-
-interface Sale {
-  payment: PaymentRow;
-  payment_uri: string;
-  qr_code_url: string;
-}
-interface Sales {
-  sales: (PaymentRow & { tip_amount: string; cashier: string })[];
-  paid_count: number;
-  paid_amount: string;
-  price_currency: string;
-}
 
 const TIPS = [0, 10, 15, 20] as const;
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '00', '0', '⌫'] as const;

@@ -1,21 +1,16 @@
 import { useSignal } from '@preact/signals';
+import type { CreatedLink as Created } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { money } from '../format.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
-import type { AssetOption, PaymentRow } from '../types.js';
+import type { AssetOption } from '../types.js';
 import { AssetOptions, NoAssetsNotice } from '../ui/asset-options.js';
 import { HostedUrl } from '../ui/hosted-url.js';
 import { Link } from '../ui/link.js';
 import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
-
-interface Created {
-  payment: PaymentRow;
-  hosted_payment_url: string;
-  qr_code_url: string;
-}
 
 /**
  * Sell from the dashboard: a payment link (amount in USD, optional asset, order id, description, the customer's

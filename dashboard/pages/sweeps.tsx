@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import type { NetworkSweeps } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { money, when } from '../format.js';
 import { pagePath } from '../router.js';
@@ -11,27 +12,6 @@ import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
 import { type BrowserWallet, type SweepTransaction, sendSweep, sweepFailure, watchWallets } from '../wallet.js';
 
-interface Unswept {
-  payment_id: string;
-  address: string;
-  payout: string;
-  amounts: { currency: string; amount: string }[];
-  relayer_sweep_pending: boolean;
-  sweep_error: string | null;
-  next_sweep_at: string | null;
-}
-interface NetworkSweeps {
-  network: string;
-  chain_id: number;
-  factory: string;
-  factory_problem: string | null;
-  relayer: string | null;
-  waiting: string | null;
-  explorer_url: string | null;
-  payouts: string[];
-  wallet_sweep_max: number;
-  forwarders: Unswept[];
-}
 interface Sent {
   hash: string;
   url: string | null;

@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import type { TwoFactorSetup as Setup } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { membership, updateMe } from '../session.js';
 import { FieldError, Notice } from '../ui/notice.js';
@@ -6,11 +7,6 @@ import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
 
 type Note = { kind: 'ok' | 'error'; text: string } | null;
-interface Setup {
-  secret: string;
-  otpauth_uri: string;
-  qr_svg: string;
-}
 
 /**
  * The signed-in user's two-factor sign-in: set up (a QR code and the secret as text, then a code from the app to

@@ -1,12 +1,8 @@
 import { useSignal } from '@preact/signals';
+import type { Tolerance } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { FieldError, Notice } from '../ui/notice.js';
 import { useLoad } from '../ui/use-load.js';
-
-interface Tolerance {
-  bps: number;
-  usd: string;
-}
 
 /**
  * The underpaid tolerance (issue 30 item 5): how short a payment may be and still finish, in basis points of its

@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import type { Endpoint } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { onDelivery, onPayment } from '../live.js';
 import { location, navigate, pagePath } from '../router.js';
@@ -11,12 +12,6 @@ import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { SecretOnce } from '../ui/secret-once.js';
 import { useLoad } from '../ui/use-load.js';
-
-interface Endpoint {
-  url: string | null;
-  enabled: boolean;
-  mode: 'test' | 'live';
-}
 
 /**
  * The webhook endpoint: its URL (saved under the same rules as the admin CLI: live mode https to public addresses
