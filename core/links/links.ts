@@ -72,12 +72,22 @@ export function checkTerms(deps: Pick<CoreDeps, 'catalog' | 'chains'>, merchant:
   };
 }
 
-/** The new link's row: its token is 192 random bits (base64url), so its public URL cannot be guessed. */
-export function newLinkRow(merchantId: string, t: LinkTerms, now: number): PaymentLink {
+/** The columns a link's terms are stored in: what a new link is written with and what a change rewrites. */
+export function termColumns(
+  t: LinkTerms,
+): Pick<
+  PaymentLink,
+  | 'name'
+  | 'price_amount'
+  | 'min_amount'
+  | 'max_amount'
+  | 'price_currency'
+  | 'currencies'
+  | 'max_payments'
+  | 'ends_at'
+  | 'active'
+> {
   return {
-    id: newId('plk'),
-    merchant_id: merchantId,
-    token: secretToken(24),
     name: t.name,
     price_amount: t.priceAmount,
     min_amount: t.minAmount,
@@ -87,6 +97,16 @@ export function newLinkRow(merchantId: string, t: LinkTerms, now: number): Payme
     max_payments: t.maxPayments,
     ends_at: t.endsAt,
     active: t.active ? 1 : 0,
+  };
+}
+
+/** The new link's row: its token is 192 random bits (base64url), so its public URL cannot be guessed. */
+export function newLinkRow(merchantId: string, t: LinkTerms, now: number): PaymentLink {
+  return {
+    id: newId('plk'),
+    merchant_id: merchantId,
+    token: secretToken(24),
+    ...termColumns(t),
     created_at: now,
     updated_at: now,
   };
