@@ -1,20 +1,13 @@
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { setTwoFactorRequired } from '../core/users/two-factor.js';
-import {
-  auditOf as auditOfWorld,
-  CUSTOMER,
-  paidPayment as paidPaymentOf,
-  refundWorld,
-} from './testing/refund-world.js';
+import { CUSTOMER, refundWorld } from './testing/refund-world.js';
 
 /* The owner's side of refund claim links (issue 30 item 2): the link made in the dashboard, the customer's address
  * confirmed by an owner only, with a fresh two-factor code where the merchant requires one, and audited. */
 
 const w = refundWorld();
-const { clock } = w;
-const paidPayment = () => paidPaymentOf(w.t);
-const auditOf = (action: string) => auditOfWorld(w, action);
+const { clock, paidPayment, auditOf } = w;
 
 const rowOf = (id: string) =>
   w.t.service.deps.db.selectFrom('refunds').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

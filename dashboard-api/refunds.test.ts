@@ -1,17 +1,10 @@
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { setTwoFactorRequired } from '../core/users/two-factor.js';
-import {
-  auditOf as auditOfWorld,
-  CUSTOMER,
-  paidPayment as paidPaymentOf,
-  refundWorld,
-} from './testing/refund-world.js';
+import { CUSTOMER, refundWorld } from './testing/refund-world.js';
 
 const w = refundWorld();
-const { clock } = w;
-const paidPayment = () => paidPaymentOf(w.t);
-const auditOf = (action: string) => auditOfWorld(w, action);
+const { clock, paidPayment, auditOf } = w;
 
 const refundsOf = (paymentId: string) =>
   w.t.service.deps.db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).execute();

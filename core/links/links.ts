@@ -6,7 +6,7 @@ import { fromUnits } from '../money/decimal.js';
 import { DEFAULT_FIAT, type FiatCode, fiatCode } from '../money/fiat.js';
 import { payableAsset } from '../payments/create-payment.js';
 import { priceMinor, priceText } from '../pricing/amounts.js';
-import { linkTotalsByStatus, type PaymentLink } from './store.js';
+import { type LinkChanges, linkTotalsByStatus, type PaymentLink } from './store.js';
 
 /**
  * Reusable payment links (issue 31): the rules a link follows whichever API made or changed it. Field names in the
@@ -73,20 +73,7 @@ export function checkTerms(deps: Pick<CoreDeps, 'catalog' | 'chains'>, merchant:
 }
 
 /** The columns a link's terms are stored in: what a new link is written with and what a change rewrites. */
-export function termColumns(
-  t: LinkTerms,
-): Pick<
-  PaymentLink,
-  | 'name'
-  | 'price_amount'
-  | 'min_amount'
-  | 'max_amount'
-  | 'price_currency'
-  | 'currencies'
-  | 'max_payments'
-  | 'ends_at'
-  | 'active'
-> {
+export function termColumns(t: LinkTerms): Required<LinkChanges> {
   return {
     name: t.name,
     price_amount: t.priceAmount,

@@ -13,6 +13,11 @@ export interface RefundWorld {
   viewer: DashClient;
   /** The merchant's dashboard API path. */
   base: string;
+  /** A 50-unit BTC payment paid in full on the sandbox chain and confirmed (2 blocks); returns its id. */
+  paidPayment: () => Promise<string>;
+  /** The merchant's audit entries of one action, as its owner reads them. */
+  // biome-ignore lint/suspicious/noExplicitAny: the entries as the API answers them, read by the tests' assertions
+  auditOf: (action: string) => Promise<any>;
 }
 
 /**
@@ -21,7 +26,11 @@ export interface RefundWorld {
  * the tests run.
  */
 export function refundWorld(): RefundWorld {
-  const w = { clock: new ManualClock(Date.UTC(2026, 10, 27, 9)) } as RefundWorld;
+  const w = {
+    clock: new ManualClock(Date.UTC(2026, 10, 27, 9)),
+    paidPayment: () => paidPayment(w.t),
+    auditOf: async (action: string) => (await w.owner.call(`${w.base}/audit?action=${action}`)).json.data.entries,
+  } as RefundWorld;
   beforeAll(async () => {
     w.t = await startTestService({ clock: w.clock });
     w.owner = await userOf(w.t, w.t.merchant.merchant_id, 'owner@shop.example');
@@ -35,15 +44,10 @@ export function refundWorld(): RefundWorld {
 }
 
 /** A 50-unit BTC payment paid in full on the sandbox chain and confirmed (2 blocks); returns its id. */
-export async function paidPayment(t: TestService): Promise<string> {
+async function paidPayment(t: TestService): Promise<string> {
   const r = await t.api('/api/v1/payments', { body: { amount: 50, currency: 'btc', email: 'b@buyer.example' } });
   const { pay_address: address, pay_amount: amount } = r.json.data.blockchain;
   expect((await t.api('/api/v1/sandbox/transfers', { body: { currency: 'btc', address, amount } })).status).toBe(201);
   expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } })).status).toBe(200);
   return r.json.data.payment.payment_id;
-}
-
-/** The merchant's audit entries of one action, as its owner reads them. */
-export async function auditOf(w: RefundWorld, action: string) {
-  return (await w.owner.call(`${w.base}/audit?action=${action}`)).json.data.entries;
 }
