@@ -1,38 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelay, type TestRelay } from '../core/mail/testing/relay.js';
+import { describe, expect, it } from 'vitest';
 import { hashToken } from '../core/users/sessions.js';
-import { startTestService, type TestService } from '../server/testing/harness.js';
+import { startTestService } from '../server/testing/harness.js';
 import { until } from '../server/testing/until.js';
-import { type DashClient, dashFetch, signIn, TEST_PASSWORD, userOf } from './testing/client.js';
+import { dashFetch, signIn, TEST_PASSWORD, userOf } from './testing/client.js';
+import { mailWorld } from './testing/mail-world.js';
 
 /* Mails to dashboard users through a real SMTP relay: password resets, invitations, security notices (issue 29). */
 
-let t: TestService;
-let relay: TestRelay;
-let owner: DashClient;
-let base: string;
-
-beforeAll(async () => {
-  relay = await startRelay();
-  t = await startTestService({
-    start: true,
-    env: {
-      SMTP_URL: relay.url,
-      MAIL_FROM: 'Shop payments <payments@shop.example>',
-      MAIL_POLL_MS: '100',
-      TRUST_PROXY: '1',
-    },
-    overrides: { mailTls: { ca: relay.ca } },
-  });
-  owner = await userOf(t, t.merchant.merchant_id, 'owner@shop.example');
-  base = `/merchants/${t.merchant.merchant_id}`;
-});
-afterAll(async () => {
-  await t?.close();
-  await relay?.close();
+const w = mailWorld({
+  MAIL_FROM: 'Shop payments <payments@shop.example>',
+  MAIL_POLL_MS: '100',
+  TRUST_PROXY: '1',
 });
 
-const mailsTo = (to: string) => relay.accepted().filter((m) => m.parsed.to && JSON.stringify(m.parsed.to).includes(to));
+const mailsTo = (to: string) =>
+  w.relay.accepted().filter((m) => m.parsed.to && JSON.stringify(m.parsed.to).includes(to));
 const waitMail = (to: string, n = 1) =>
   until(
     async () => mailsTo(to),
@@ -43,8 +25,8 @@ const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
 describe('forgot password', () => {
   it('mails a single-use 30-minute link, stored hashed, that sets a new password; then a notice', async () => {
-    await userOf(t, t.merchant.merchant_id, 'forgot@shop.example', 'viewer');
-    const r = await dashFetch(t.url, '/password-reset', {
+    await userOf(w.t, w.t.merchant.merchant_id, 'forgot@shop.example', 'viewer');
+    const r = await dashFetch(w.t.url, '/password-reset', {
       body: { email: 'Forgot@Shop.example' },
       headers: from('10.1.0.1'),
     });
@@ -52,27 +34,27 @@ describe('forgot password', () => {
     const [mail] = await waitMail('forgot@shop.example');
     expect(mail?.parsed.subject).toBe('Reset your dashboard password');
     const m = linkIn(mail?.parsed.text ?? '');
-    expect(m?.[1]?.startsWith(`${t.url}/dashboard/set-password#token=`)).toBe(true);
+    expect(m?.[1]?.startsWith(`${w.t.url}/dashboard/set-password#token=`)).toBe(true);
     expect(mail?.parsed.html).toContain(`href="${m?.[1]}"`);
     const token = m?.[2] as string;
-    const row = await t.service.deps.db
+    const row = await w.t.service.deps.db
       .selectFrom('dashboard_password_tokens')
       .selectAll()
       .where('token_hash', '=', hashToken(token))
       .executeTakeFirstOrThrow();
     expect(row.expires_at - row.created_at).toBe(30 * 60 * 1000);
     expect(
-      JSON.stringify(await t.service.deps.db.selectFrom('dashboard_password_tokens').selectAll().execute()),
+      JSON.stringify(await w.t.service.deps.db.selectFrom('dashboard_password_tokens').selectAll().execute()),
     ).not.toContain(token);
     // The old password still works until the link is used: asking for a reset locks nobody out.
-    await signIn(t.url, 'forgot@shop.example', TEST_PASSWORD);
-    expect((await dashFetch(t.url, '/password', { body: { token, password: 'a brand new password' } })).status).toBe(
+    await signIn(w.t.url, 'forgot@shop.example', TEST_PASSWORD);
+    expect((await dashFetch(w.t.url, '/password', { body: { token, password: 'a brand new password' } })).status).toBe(
       200,
     );
-    expect((await dashFetch(t.url, '/password', { body: { token, password: 'another new password' } })).status).toBe(
+    expect((await dashFetch(w.t.url, '/password', { body: { token, password: 'another new password' } })).status).toBe(
       404,
     );
-    await signIn(t.url, 'forgot@shop.example', 'a brand new password');
+    await signIn(w.t.url, 'forgot@shop.example', 'a brand new password');
     const notices = await until(
       async () =>
         mailsTo('forgot@shop.example').filter((x) => x.parsed.subject === 'Your dashboard password was changed'),
@@ -82,12 +64,12 @@ describe('forgot password', () => {
   });
 
   it('answers an unknown address exactly as a known one, and mails nobody', async () => {
-    await userOf(t, t.merchant.merchant_id, 'known@shop.example', 'viewer');
-    const unknown = await dashFetch(t.url, '/password-reset', {
+    await userOf(w.t, w.t.merchant.merchant_id, 'known@shop.example', 'viewer');
+    const unknown = await dashFetch(w.t.url, '/password-reset', {
       body: { email: 'nobody@shop.example' },
       headers: from('10.2.0.1'),
     });
-    const known = await dashFetch(t.url, '/password-reset', {
+    const known = await dashFetch(w.t.url, '/password-reset', {
       body: { email: 'known@shop.example' },
       headers: from('10.2.0.1'),
     });
@@ -95,14 +77,14 @@ describe('forgot password', () => {
     expect(unknown.text).toBe(known.text);
     // Requests are worked through in order: once the known one's mail exists, the unknown one was handled.
     await waitMail('known@shop.example');
-    const written = await t.service.deps.db.selectFrom('mail_outbox').select('to_address').execute();
+    const written = await w.t.service.deps.db.selectFrom('mail_outbox').select('to_address').execute();
     expect(written.map((w) => w.to_address)).not.toContain('nobody@shop.example');
   });
 
   it('limits reset mails per address (3 an hour) and requests per client address (5 in 15 minutes)', async () => {
-    await userOf(t, t.merchant.merchant_id, 'flood@shop.example', 'viewer');
+    await userOf(w.t, w.t.merchant.merchant_id, 'flood@shop.example', 'viewer');
     for (let i = 0; i < 5; i++) {
-      const r = await dashFetch(t.url, '/password-reset', {
+      const r = await dashFetch(w.t.url, '/password-reset', {
         body: { email: 'flood@shop.example' },
         headers: from(`10.3.0.${i}`),
       });
@@ -110,10 +92,10 @@ describe('forgot password', () => {
     }
     await waitMail('flood@shop.example', 3);
     // The two over the limit were answered alike and wrote nothing (the known answer below comes after them).
-    await userOf(t, t.merchant.merchant_id, 'later@shop.example', 'viewer');
-    await dashFetch(t.url, '/password-reset', { body: { email: 'later@shop.example' }, headers: from('10.3.1.1') });
+    await userOf(w.t, w.t.merchant.merchant_id, 'later@shop.example', 'viewer');
+    await dashFetch(w.t.url, '/password-reset', { body: { email: 'later@shop.example' }, headers: from('10.3.1.1') });
     await waitMail('later@shop.example');
-    const n = await t.service.deps.db
+    const n = await w.t.service.deps.db
       .selectFrom('mail_outbox')
       .select((e) => e.fn.countAll().as('n'))
       .where('to_address', '=', 'flood@shop.example')
@@ -122,13 +104,13 @@ describe('forgot password', () => {
     for (let i = 0; i < 5; i++)
       expect(
         (
-          await dashFetch(t.url, '/password-reset', {
+          await dashFetch(w.t.url, '/password-reset', {
             body: { email: `x${i}@shop.example` },
             headers: from('10.4.0.1'),
           })
         ).status,
       ).toBe(202);
-    const refused = await dashFetch(t.url, '/password-reset', {
+    const refused = await dashFetch(w.t.url, '/password-reset', {
       body: { email: 'x9@shop.example' },
       headers: from('10.4.0.1'),
     });
@@ -139,21 +121,21 @@ describe('forgot password', () => {
 
 describe('invitations and notices', () => {
   it('mails an invitation with the same one-time link the owner sees', async () => {
-    const r = await owner.call(`${base}/users`, { body: { email: 'invitee@shop.example', role: 'viewer' } });
+    const r = await w.owner.call(`${w.base}/users`, { body: { email: 'invitee@shop.example', role: 'viewer' } });
     expect(r.status).toBe(201);
     const [mail] = await waitMail('invitee@shop.example');
     expect(mail?.parsed.subject).toBe('You are invited to the Test shop dashboard');
     expect(linkIn(mail?.parsed.text ?? '')?.[1]).toBe(r.json.data.invite_url);
     expect(
       (
-        await dashFetch(t.url, '/password', {
+        await dashFetch(w.t.url, '/password', {
           body: { token: linkIn(mail?.parsed.text ?? '')?.[2], password: 'invitee password!' },
         })
       ).status,
     ).toBe(200);
     // A first password is no news: no "changed" notice.
-    await signIn(t.url, 'invitee@shop.example', 'invitee password!');
-    const key = await owner.call(`${base}/keys`, { body: { kind: 'secret', label: 'server' } });
+    await signIn(w.t.url, 'invitee@shop.example', 'invitee password!');
+    const key = await w.owner.call(`${w.base}/keys`, { body: { kind: 'secret', label: 'server' } });
     await waitMail('owner@shop.example');
     expect(mailsTo('invitee@shop.example').map((m) => m.parsed.subject)).toEqual([
       'You are invited to the Test shop dashboard',
@@ -164,9 +146,9 @@ describe('invitations and notices', () => {
   });
 
   it('tells a user of a changed password and of a sign-in from an address never seen before, not the first', async () => {
-    await userOf(t, t.merchant.merchant_id, 'roam@shop.example', 'viewer');
+    await userOf(w.t, w.t.merchant.merchant_id, 'roam@shop.example', 'viewer');
     const signInFrom = (ip: string, password = TEST_PASSWORD) =>
-      dashFetch(t.url, '/session', { body: { email: 'roam@shop.example', password }, headers: from(ip) });
+      dashFetch(w.t.url, '/session', { body: { email: 'roam@shop.example', password }, headers: from(ip) });
     expect((await signInFrom('192.0.2.10')).status).toBe(200);
     expect((await signInFrom('192.0.2.10')).status).toBe(200);
     expect((await signInFrom('198.51.100.7')).status).toBe(200);
@@ -180,7 +162,7 @@ describe('invitations and notices', () => {
       '192.0.2.10',
       '198.51.100.7',
     ]);
-    const c = await signIn(t.url, 'roam@shop.example');
+    const c = await signIn(w.t.url, 'roam@shop.example');
     expect(
       (
         await c.call('/account/password', {
@@ -199,9 +181,8 @@ describe('invitations and notices', () => {
 
 describe('mail settings and the mail log (owners)', () => {
   it('saves sender name and reply-to (audited), sends a test e-mail in them, and logs the relay answer', async () => {
-    const base = `/merchants/${t.merchant.merchant_id}`;
-    expect((await owner.call(`${base}/mail-settings`)).json.data).toMatchObject({ relay: true, receipts: true });
-    const bad = await owner.call(`${base}/mail-settings`, {
+    expect((await w.owner.call(`${w.base}/mail-settings`)).json.data).toMatchObject({ relay: true, receipts: true });
+    const bad = await w.owner.call(`${w.base}/mail-settings`, {
       method: 'PUT',
       body: {
         sender_name: 'Evil\r\nBcc: x@y.z',
@@ -213,7 +194,7 @@ describe('mail settings and the mail log (owners)', () => {
     });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.json.errors).sort()).toEqual(['reply_to', 'sender_name']);
-    const saved = await owner.call(`${base}/mail-settings`, {
+    const saved = await w.owner.call(`${w.base}/mail-settings`, {
       method: 'PUT',
       body: {
         sender_name: 'Ann’s Shop',
@@ -224,14 +205,14 @@ describe('mail settings and the mail log (owners)', () => {
       },
     });
     expect(saved.status).toBe(200);
-    const audit = (await owner.call(`${base}/audit?action=mail.settings`)).json.data.entries;
+    const audit = (await w.owner.call(`${w.base}/audit?action=mail.settings`)).json.data.entries;
     expect(audit[0]).toMatchObject({
       actor: 'owner@shop.example',
       details: { sender_name: 'Ann’s Shop', underpaid: false },
     });
-    relay.reply = (m) =>
+    w.relay.reply = (m) =>
       m.subject?.startsWith('Test e-mail') ? { code: 250, message: 'Ok: queued as TEST42' } : { code: 250 };
-    const sent = await owner.call(`${base}/mail-settings/test`, { body: {} });
+    const sent = await w.owner.call(`${w.base}/mail-settings/test`, { body: {} });
     expect(sent.status).toBe(202);
     const got = await until(
       async () => mailsTo('owner@shop.example').filter((m) => m.parsed.subject === 'Test e-mail from Test shop'),
@@ -240,7 +221,7 @@ describe('mail settings and the mail log (owners)', () => {
     expect(got[0]?.parsed.from?.value[0]).toEqual({ name: 'Ann’s Shop', address: 'payments@shop.example' });
     expect(got[0]?.parsed.replyTo?.value[0]?.address).toBe('help@shop.example');
     const log = await until(
-      async () => (await owner.call(`${base}/mails`)).json.data.mails as Array<Record<string, unknown>>,
+      async () => (await w.owner.call(`${w.base}/mails`)).json.data.mails as Array<Record<string, unknown>>,
       (ms) => ms.some((m) => m.id === sent.json.data.mail_id && m.status === 'sent'),
     );
     const entry = log.find((m) => m.id === sent.json.data.mail_id);
@@ -248,8 +229,8 @@ describe('mail settings and the mail log (owners)', () => {
     expect(entry?.attempt_log).toEqual([
       expect.objectContaining({ attempt_no: 1, code: 250, response: expect.stringContaining('TEST42') }),
     ]);
-    const viewer = await userOf(t, t.merchant.merchant_id, 'peek@shop.example', 'viewer');
-    expect((await viewer.call(`${base}/mails`)).status).toBe(403);
+    const viewer = await userOf(w.t, w.t.merchant.merchant_id, 'peek@shop.example', 'viewer');
+    expect((await viewer.call(`${w.base}/mails`)).status).toBe(403);
   });
 
   it('without SMTP, mail waits in the outbox and the owner reads the invitation link there', async () => {

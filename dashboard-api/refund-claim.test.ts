@@ -1,52 +1,27 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../core/clock.js';
+import { describe, expect, it } from 'vitest';
 import { setTwoFactorRequired } from '../core/users/two-factor.js';
-import { startTestService, type TestService } from '../server/testing/harness.js';
-import { type DashClient, userOf } from './testing/client.js';
+import { CUSTOMER, refundWorld } from './testing/refund-world.js';
 
 /* The owner's side of refund claim links (issue 30 item 2): the link made in the dashboard, the customer's address
  * confirmed by an owner only, with a fresh two-factor code where the merchant requires one, and audited. */
 
-let t: TestService;
-let owner: DashClient;
-let viewer: DashClient;
-let base: string;
-const clock = new ManualClock(Date.UTC(2026, 10, 27, 9));
-beforeAll(async () => {
-  t = await startTestService({ clock });
-  owner = await userOf(t, t.merchant.merchant_id, 'owner@shop.example');
-  viewer = await userOf(t, t.merchant.merchant_id, 'viewer@shop.example', 'viewer');
-  base = `/merchants/${t.merchant.merchant_id}`;
-});
-afterAll(async () => {
-  await t?.close();
-});
+const w = refundWorld();
+const { clock, paidPayment, auditOf } = w;
 
-const CUSTOMER = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
-
-async function paidPayment(): Promise<string> {
-  const r = await t.api('/api/v1/payments', { body: { amount: 50, currency: 'btc', email: 'b@buyer.example' } });
-  const { pay_address: address, pay_amount: amount } = r.json.data.blockchain;
-  expect((await t.api('/api/v1/sandbox/transfers', { body: { currency: 'btc', address, amount } })).status).toBe(201);
-  expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } })).status).toBe(200);
-  return r.json.data.payment.payment_id;
-}
-
-const auditOf = async (action: string) => (await owner.call(`${base}/audit?action=${action}`)).json.data.entries;
 const rowOf = (id: string) =>
-  t.service.deps.db.selectFrom('refunds').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  w.t.service.deps.db.selectFrom('refunds').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('dashboard refund claim links', () => {
   it('an owner makes the link, the customer answers, only an owner with a fresh code confirms, audited', async () => {
     const id = await paidPayment();
-    const created = await owner.call(`${base}/payments/${id}/refunds`, {
+    const created = await w.owner.call(`${w.base}/payments/${id}/refunds`, {
       body: { amount_units: '5000', claim_link: { notify_customer: false } },
     });
     expect(created.status, created.text).toBe(201);
     const refundId = created.json.data.refund_id as string;
     const url = created.json.data.claim_link.url as string;
-    expect(url.startsWith(`${t.url}/refund/`)).toBe(true);
+    expect(url.startsWith(`${w.t.url}/refund/`)).toBe(true);
     const [made] = await auditOf('refund.create');
     expect(JSON.stringify(made)).not.toContain(url.split('/').pop());
 
@@ -56,28 +31,28 @@ describe('dashboard refund claim links', () => {
       body: `address=${CUSTOMER}`,
     });
     expect(taken.status).toBe(200);
-    const read = await owner.call(`${base}/payments/${id}`);
+    const read = await w.owner.call(`${w.base}/payments/${id}`);
     const listed = read.json.data.refunds.find((r: { refund_id: string }) => r.refund_id === refundId);
     expect(listed).toMatchObject({ address: CUSTOMER, address_confirmed: false, send: null });
 
-    const asViewer = await viewer.call(`${base}/refunds/${refundId}/address`, { body: { address: CUSTOMER } });
+    const asViewer = await w.viewer.call(`${w.base}/refunds/${refundId}/address`, { body: { address: CUSTOMER } });
     expect(asViewer.status).toBe(403);
 
-    const setup = await owner.call('/account/two-factor/setup', { method: 'POST' });
+    const setup = await w.owner.call('/account/two-factor/setup', { method: 'POST' });
     const totp = new TOTP({ secret: Secret.fromBase32(setup.json.data.secret), digits: 6, period: 30 });
     expect(
-      (await owner.call('/account/two-factor', { body: { code: totp.generate({ timestamp: clock.now() }) } })).status,
+      (await w.owner.call('/account/two-factor', { body: { code: totp.generate({ timestamp: clock.now() }) } })).status,
     ).toBe(201);
-    await setTwoFactorRequired(t.service.deps.db, t.merchant.merchant_id, true, clock.now());
+    await setTwoFactorRequired(w.t.service.deps.db, w.t.merchant.merchant_id, true, clock.now());
     const before = await rowOf(refundId);
-    const none = await owner.call(`${base}/refunds/${refundId}/address`, { body: { address: CUSTOMER } });
+    const none = await w.owner.call(`${w.base}/refunds/${refundId}/address`, { body: { address: CUSTOMER } });
     expect(none.status).toBe(422);
     expect(Object.keys(none.json.errors)).toEqual(['code']);
     expect(await rowOf(refundId)).toEqual(before);
     expect(await auditOf('refund.confirm_address')).toEqual([]);
 
     clock.advance(30_000);
-    const confirmed = await owner.call(`${base}/refunds/${refundId}/address`, {
+    const confirmed = await w.owner.call(`${w.base}/refunds/${refundId}/address`, {
       body: { address: CUSTOMER, code: totp.generate({ timestamp: clock.now() }) },
     });
     expect(confirmed.status, confirmed.text).toBe(200);

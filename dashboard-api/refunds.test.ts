@@ -1,47 +1,24 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../core/clock.js';
+import { describe, expect, it } from 'vitest';
 import { setTwoFactorRequired } from '../core/users/two-factor.js';
-import { startTestService, type TestService } from '../server/testing/harness.js';
-import { type DashClient, userOf } from './testing/client.js';
+import { CUSTOMER, refundWorld } from './testing/refund-world.js';
 
-let t: TestService;
-let owner: DashClient;
-let viewer: DashClient;
-let base: string;
-const clock = new ManualClock(Date.UTC(2026, 10, 27, 9));
-beforeAll(async () => {
-  t = await startTestService({ clock });
-  owner = await userOf(t, t.merchant.merchant_id, 'owner@shop.example');
-  viewer = await userOf(t, t.merchant.merchant_id, 'viewer@shop.example', 'viewer');
-  base = `/merchants/${t.merchant.merchant_id}`;
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-const CUSTOMER = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
-
-async function paidPayment(): Promise<string> {
-  const r = await t.api('/api/v1/payments', { body: { amount: 50, currency: 'btc', email: 'b@buyer.example' } });
-  const { pay_address: address, pay_amount: amount } = r.json.data.blockchain;
-  expect((await t.api('/api/v1/sandbox/transfers', { body: { currency: 'btc', address, amount } })).status).toBe(201);
-  expect((await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } })).status).toBe(200);
-  return r.json.data.payment.payment_id;
-}
+const w = refundWorld();
+const { clock, paidPayment, auditOf } = w;
 
 const refundsOf = (paymentId: string) =>
-  t.service.deps.db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).execute();
-const auditOf = async (action: string) => (await owner.call(`${base}/audit?action=${action}`)).json.data.entries;
+  w.t.service.deps.db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).execute();
 
 describe('dashboard refunds', () => {
   it('an owner creates and cancels a refund, each with its audit entry; the payment page lists it; a viewer cannot', async () => {
     const id = await paidPayment();
-    const denied = await viewer.call(`${base}/payments/${id}/refunds`, { body: { amount_units: '100' } });
+    const denied = await w.viewer.call(`${w.base}/payments/${id}/refunds`, { body: { amount_units: '100' } });
     expect(denied.status).toBe(403);
     expect(await refundsOf(id)).toEqual([]);
 
-    const r = await owner.call(`${base}/payments/${id}/refunds`, { body: { amount_units: '100', address: CUSTOMER } });
+    const r = await w.owner.call(`${w.base}/payments/${id}/refunds`, {
+      body: { amount_units: '100', address: CUSTOMER },
+    });
     expect(r.status, r.text).toBe(201);
     expect(r.json.data).toMatchObject({ refund_status: 'ready', amount_units: '100', address: CUSTOMER });
     const refundId = r.json.data.refund_id;
@@ -51,12 +28,12 @@ describe('dashboard refunds', () => {
       actor: 'owner@shop.example',
       details: { payment_id: id, amount_units: '100', currency: 'BTC', address: CUSTOMER },
     });
-    const page = (await viewer.call(`${base}/payments/${id}`)).json.data;
+    const page = (await w.viewer.call(`${w.base}/payments/${id}`)).json.data;
     expect(page.refunds.map((x: { refund_id: string }) => x.refund_id)).toEqual([refundId]);
     expect(page.payment.decimals).toBe(8);
 
-    expect((await viewer.call(`${base}/refunds/${refundId}/cancel`, { method: 'POST' })).status).toBe(403);
-    const c = await owner.call(`${base}/refunds/${refundId}/cancel`, { method: 'POST' });
+    expect((await w.viewer.call(`${w.base}/refunds/${refundId}/cancel`, { method: 'POST' })).status).toBe(403);
+    const c = await w.owner.call(`${w.base}/refunds/${refundId}/cancel`, { method: 'POST' });
     expect(c.status, c.text).toBe(200);
     expect(c.json.data.refund_status).toBe('cancelled');
     expect((await auditOf('refund.cancel'))[0]).toMatchObject({ target: refundId, details: { payment_id: id } });
@@ -65,7 +42,7 @@ describe('dashboard refunds', () => {
   it('refused input writes neither a refund nor an audit entry', async () => {
     const id = await paidPayment();
     const before = (await auditOf('refund')).length;
-    const bad = await owner.call(`${base}/payments/${id}/refunds`, {
+    const bad = await w.owner.call(`${w.base}/payments/${id}/refunds`, {
       body: { address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' },
     });
     expect(bad.status).toBe(422);
@@ -76,7 +53,7 @@ describe('dashboard refunds', () => {
 
   it('where the merchant requires two-factor, a refund takes a fresh code: none or a replayed one is refused', async () => {
     const id = await paidPayment();
-    const setup = await owner.call('/account/two-factor/setup', { method: 'POST' });
+    const setup = await w.owner.call('/account/two-factor/setup', { method: 'POST' });
     const totp = new TOTP({
       secret: Secret.fromBase32(setup.json.data.secret),
       digits: 6,
@@ -84,20 +61,20 @@ describe('dashboard refunds', () => {
       algorithm: 'SHA1',
     });
     const enrolCode = totp.generate({ timestamp: clock.now() });
-    expect((await owner.call('/account/two-factor', { body: { code: enrolCode } })).status).toBe(201);
-    await setTwoFactorRequired(t.service.deps.db, t.merchant.merchant_id, true, clock.now());
+    expect((await w.owner.call('/account/two-factor', { body: { code: enrolCode } })).status).toBe(201);
+    await setTwoFactorRequired(w.t.service.deps.db, w.t.merchant.merchant_id, true, clock.now());
 
-    const none = await owner.call(`${base}/payments/${id}/refunds`, { body: { address: CUSTOMER } });
+    const none = await w.owner.call(`${w.base}/payments/${id}/refunds`, { body: { address: CUSTOMER } });
     expect(none.status).toBe(422);
     expect(Object.keys(none.json.errors)).toEqual(['code']);
-    const replayed = await owner.call(`${base}/payments/${id}/refunds`, {
+    const replayed = await w.owner.call(`${w.base}/payments/${id}/refunds`, {
       body: { address: CUSTOMER, code: enrolCode },
     });
     expect(replayed.status).toBe(422);
     expect(await refundsOf(id)).toEqual([]);
 
     clock.advance(30_000);
-    const fresh = await owner.call(`${base}/payments/${id}/refunds`, {
+    const fresh = await w.owner.call(`${w.base}/payments/${id}/refunds`, {
       body: { address: CUSTOMER, code: totp.generate({ timestamp: clock.now() }) },
     });
     expect(fresh.status, fresh.text).toBe(201);

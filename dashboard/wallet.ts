@@ -36,8 +36,14 @@ export function watchWallets(onChange: (wallets: BrowserWallet[]) => void): () =
   return () => removeEventListener('eip6963:announceProvider', announced);
 }
 
-/** Why a wallet sweep did not go out, in the owner's words. */
-export function sweepFailure(e: unknown): string {
+/**
+ * Why the owner's wallet did not send `what` (a refund, a sweep), in the owner's words; `lacking` is what the
+ * account must hold for it. One mapper for every wallet send of the dashboard.
+ *
+ * @example
+ * walletFailure(e, { what: 'sweep', lacking: 'enough of the native coin for the network fee' });
+ */
+export function walletFailure(e: unknown, o: { what: string; lacking: string }): string {
   switch (failureOf(e)) {
     case 'rejected':
       return 'You cancelled in your wallet; nothing was sent.';
@@ -46,9 +52,9 @@ export function sweepFailure(e: unknown): string {
     case 'timeout':
       return 'Your wallet did not answer in time. Try again.';
     case 'balance':
-      return 'This wallet account does not hold enough of the native coin for the network fee.';
+      return `This wallet account does not hold ${o.lacking}.`;
     default:
-      return `Your wallet could not send the sweep: ${String((e as { message?: unknown } | null)?.message ?? e)}`;
+      return `Your wallet could not send the ${o.what}: ${String((e as { message?: unknown } | null)?.message ?? e)}`;
   }
 }
 

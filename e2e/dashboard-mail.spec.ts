@@ -1,10 +1,10 @@
 import type { Page } from '@playwright/test';
-import { startRelay, type TestRelay } from '../core/mail/testing/relay.js';
 import { addUser } from '../core/users/accounts.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 import { until } from '../server/testing/until.js';
 import { expectAccessible, signIn } from './dashboard-fixtures.js';
 import { expect, shot, test } from './fixtures.js';
+import { mailWorld } from './mail-world.js';
 
 /*
  * E-mail in Chromium (issue 29, items 3 and 6): the service runs with SMTP_URL pointing at a real SMTP relay this
@@ -17,38 +17,16 @@ const OWNER = 'mail-owner@shop.example';
 const PASSWORD = 'correct horse battery';
 /** The harness's test merchant. */
 const SHOP = 'Test shop';
-let relay: TestRelay;
-let t: TestService;
-
-test.beforeAll(async () => {
-  relay = await startRelay();
-  t = await startTestService({
-    start: true,
-    env: {
-      SMTP_URL: relay.url,
-      MAIL_FROM: 'Shop payments <payments@shop.example>',
-      MAIL_POLL_MS: '100',
-      LOG_LEVEL: 'silent',
-    },
-    overrides: { mailTls: { ca: relay.ca } },
-  });
-  await addUser(t.service.deps, {
-    merchantId: t.merchant.merchant_id,
-    email: OWNER,
-    role: 'owner',
-    password: PASSWORD,
-  });
-});
-test.afterAll(async () => {
-  await t?.close();
-  await relay?.close();
-});
+const w = mailWorld(
+  { MAIL_FROM: 'Shop payments <payments@shop.example>', MAIL_POLL_MS: '100', LOG_LEVEL: 'silent' },
+  { email: OWNER, role: 'owner', password: PASSWORD },
+);
 
 /** The one mail the relay accepted for `to` after `since` mails had arrived, once it has. */
 async function mailTo(to: string, since = 0) {
   const mails = await until(
     async () =>
-      relay
+      w.relay
         .accepted()
         .slice(since)
         .filter((m) => JSON.stringify(m.parsed.to ?? '').includes(to)),
@@ -80,14 +58,14 @@ test.describe('dashboard e-mail through a real SMTP relay', () => {
     page,
   }, testInfo) => {
     const email = `forgot-${Date.now()}@shop.example`;
-    await addUser(t.service.deps, {
-      merchantId: t.merchant.merchant_id,
+    await addUser(w.t.service.deps, {
+      merchantId: w.t.merchant.merchant_id,
       email,
       role: 'viewer',
       password: 'the old long password',
     });
-    const before = relay.received.length;
-    await page.goto(`${t.url}/dashboard/`);
+    const before = w.relay.received.length;
+    await page.goto(`${w.t.url}/dashboard/`);
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     await expect(page.getByRole('heading', { name: 'Forgot password?' })).toBeVisible();
     await expectAccessible(page, 'Forgot password form');
@@ -110,9 +88,9 @@ test.describe('dashboard e-mail through a real SMTP relay', () => {
     const mail = await mailTo(email, before);
     expect(mail.parsed.subject).toBe('Reset your dashboard password');
     // Only the known address was mailed (the relay's received list holds every DATA, accepted or not).
-    expect(relay.received.slice(before).map((m) => JSON.stringify(m.parsed.to))).toHaveLength(1);
+    expect(w.relay.received.slice(before).map((m) => JSON.stringify(m.parsed.to))).toHaveLength(1);
     const link = linkIn(mail.parsed.text);
-    expect(link.startsWith(`${t.url}/dashboard/set-password#token=`)).toBe(true);
+    expect(link.startsWith(`${w.t.url}/dashboard/set-password#token=`)).toBe(true);
 
     await setPassword(page, link, 'a brand new long password');
     await signIn(page, email, 'the old long password');
@@ -130,8 +108,8 @@ test.describe("dashboard e-mail: invitations and the owner's mail log", () => {
     browser,
   }, testInfo) => {
     const email = `invitee-${Date.now()}@shop.example`;
-    const before = relay.received.length;
-    await page.goto(`${t.url}/dashboard/m/${t.merchant.merchant_id}/users`);
+    const before = w.relay.received.length;
+    await page.goto(`${w.t.url}/dashboard/m/${w.t.merchant.merchant_id}/users`);
     await signIn(page, OWNER, PASSWORD);
     const invite = page.getByRole('form', { name: 'Invite a user' });
     await invite.getByLabel('Email').fill(email);
@@ -170,7 +148,7 @@ test.describe("dashboard e-mail: invitations and the owner's mail log", () => {
     await page.getByLabel('Reply-to').fill('help@corner.example');
     await page.getByRole('button', { name: 'Save mail settings' }).click();
     await expect(page.getByText('Mail settings saved')).toBeVisible();
-    const beforeTest = relay.received.length;
+    const beforeTest = w.relay.received.length;
     await page.getByRole('button', { name: 'Send a test e-mail' }).click();
     await expect(page.getByText('Test e-mail queued to your address')).toBeVisible();
     const test = await mailTo(OWNER, beforeTest);

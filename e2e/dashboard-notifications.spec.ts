@@ -1,9 +1,7 @@
-import { startRelay, type TestRelay } from '../core/mail/testing/relay.js';
-import { addUser } from '../core/users/accounts.js';
-import { startTestService, type TestService } from '../server/testing/harness.js';
 import { rawNumber, until } from '../server/testing/until.js';
 import { expectAccessible, signIn } from './dashboard-fixtures.js';
 import { expect, shot, test } from './fixtures.js';
+import { mailWorld } from './mail-world.js';
 
 /*
  * The Notifications page in Chromium (issue 29, item 4): a viewer chooses to be mailed when a payment finishes, and
@@ -13,32 +11,15 @@ import { expect, shot, test } from './fixtures.js';
 
 const VIEWER = 'notify-viewer@shop.example';
 const PASSWORD = 'correct horse battery';
-let relay: TestRelay;
-let t: TestService;
-
-test.beforeAll(async () => {
-  relay = await startRelay();
-  t = await startTestService({
-    start: true,
-    env: { SMTP_URL: relay.url, MAIL_FROM: 'Payments <payments@shop.example>', MAIL_POLL_MS: '100' },
-    overrides: { mailTls: { ca: relay.ca } },
-  });
-  await addUser(t.service.deps, {
-    merchantId: t.merchant.merchant_id,
-    email: VIEWER,
-    role: 'viewer',
-    password: PASSWORD,
-  });
-});
-test.afterAll(async () => {
-  await t?.close();
-  await relay?.close();
-});
+const w = mailWorld(
+  { MAIL_FROM: 'Payments <payments@shop.example>', MAIL_POLL_MS: '100' },
+  { email: VIEWER, role: 'viewer', password: PASSWORD },
+);
 
 test('a member chooses notifications: immediate mail for a finished payment, then the daily digest', async ({
   page,
 }, testInfo) => {
-  await page.goto(`${t.url}/dashboard/`);
+  await page.goto(`${w.t.url}/dashboard/`);
   await signIn(page, VIEWER, PASSWORD);
   await page.getByRole('link', { name: 'Notifications' }).click();
   await expect(page.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible();
@@ -50,14 +31,14 @@ test('a member chooses notifications: immediate mail for a finished payment, the
   await page.getByRole('button', { name: 'Save notification choices' }).click();
   await expect(page.getByText('Notification choices saved')).toBeVisible();
 
-  const c = await t.api('/api/v1/payments', { body: { amount: 25, currency: 'btc', email: 'buyer@example.com' } });
+  const c = await w.t.api('/api/v1/payments', { body: { amount: 25, currency: 'btc', email: 'buyer@example.com' } });
   const id = c.json.data.payment.payment_id as string;
-  await t.api('/api/v1/sandbox/transfers', {
+  await w.t.api('/api/v1/sandbox/transfers', {
     body: { currency: 'btc', address: c.json.data.blockchain.pay_address, amount: rawNumber(c.text, 'pay_amount') },
   });
-  await t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } });
+  await w.t.api('/api/v1/sandbox/blocks', { body: { network: 'btc', count: 2 } });
   const [mail] = await until(
-    async () => relay.accepted().filter((m) => JSON.stringify(m.parsed.to).includes(VIEWER)),
+    async () => w.relay.accepted().filter((m) => JSON.stringify(m.parsed.to).includes(VIEWER)),
     (ms) => ms.length >= 1,
   );
   expect(mail?.parsed.subject).toContain(`Payment ${id} finished`);

@@ -6,7 +6,7 @@ import { fromUnits } from '../money/decimal.js';
 import { DEFAULT_FIAT, type FiatCode, fiatCode } from '../money/fiat.js';
 import { payableAsset } from '../payments/create-payment.js';
 import { priceMinor, priceText } from '../pricing/amounts.js';
-import { linkTotalsByStatus, type PaymentLink } from './store.js';
+import { type LinkChanges, linkTotalsByStatus, type PaymentLink } from './store.js';
 
 /**
  * Reusable payment links (issue 31): the rules a link follows whichever API made or changed it. Field names in the
@@ -72,12 +72,9 @@ export function checkTerms(deps: Pick<CoreDeps, 'catalog' | 'chains'>, merchant:
   };
 }
 
-/** The new link's row: its token is 192 random bits (base64url), so its public URL cannot be guessed. */
-export function newLinkRow(merchantId: string, t: LinkTerms, now: number): PaymentLink {
+/** The columns a link's terms are stored in: what a new link is written with and what a change rewrites. */
+export function termColumns(t: LinkTerms): Required<LinkChanges> {
   return {
-    id: newId('plk'),
-    merchant_id: merchantId,
-    token: secretToken(24),
     name: t.name,
     price_amount: t.priceAmount,
     min_amount: t.minAmount,
@@ -87,6 +84,16 @@ export function newLinkRow(merchantId: string, t: LinkTerms, now: number): Payme
     max_payments: t.maxPayments,
     ends_at: t.endsAt,
     active: t.active ? 1 : 0,
+  };
+}
+
+/** The new link's row: its token is 192 random bits (base64url), so its public URL cannot be guessed. */
+export function newLinkRow(merchantId: string, t: LinkTerms, now: number): PaymentLink {
+  return {
+    id: newId('plk'),
+    merchant_id: merchantId,
+    token: secretToken(24),
+    ...termColumns(t),
     created_at: now,
     updated_at: now,
   };

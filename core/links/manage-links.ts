@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { invalid, notFound } from '../errors.js';
 import type { Merchant } from '../merchants/merchants.js';
-import { checkTerms, type LinkStatus, type LinkTerms, linkStatus, newLinkRow, termsOf } from './links.js';
+import { checkTerms, type LinkStatus, type LinkTerms, linkStatus, newLinkRow, termColumns, termsOf } from './links.js';
 import { countHeldPlaces, findMerchantLink, insertLink, type PaymentLink, updateLink } from './store.js';
 
 /** A link and whether it takes payments now. */
@@ -33,21 +33,6 @@ export async function changeLink(
   const link = await findMerchantLink(deps.db, merchant.id, id);
   if (!link) throw notFound('Payment link');
   const t = checkTerms(deps, merchant, change(termsOf(link)));
-  await updateLink(
-    deps.db,
-    link.id,
-    {
-      name: t.name,
-      price_amount: t.priceAmount,
-      min_amount: t.minAmount,
-      max_amount: t.maxAmount,
-      price_currency: t.priceCurrency,
-      currencies: t.currencies === null ? null : JSON.stringify(t.currencies),
-      max_payments: t.maxPayments,
-      ends_at: t.endsAt,
-      active: t.active ? 1 : 0,
-    },
-    deps.clock.now(),
-  );
+  await updateLink(deps.db, link.id, termColumns(t), deps.clock.now());
   return (await findMerchantLink(deps.db, merchant.id, id)) as PaymentLink;
 }

@@ -1,19 +1,13 @@
-import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.js';
 import { toError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { Logger } from '../log.js';
-import type { PaymentChanges } from '../payments/changes.js';
-import type { Database } from '../store/schema.js';
-import {
-  claimDueMails,
-  type MailAttemptRecord,
-  nextMailDueAt,
-  recordMailAttempts,
-  releaseMailLeases,
-} from './leases.js';
+import { OutboxWorker, type OutboxWorkerDeps } from '../outbox/worker.js';
+import { claimDueMails, type MailAttemptRecord, nextMailDueAt, recordMailAttempts } from './leases.js';
 import { mailRetryDelayMs } from './schedule.js';
 import type { MailTransport, SendOutcome } from './transport.js';
+
+export interface MailDispatcherDeps extends OutboxWorkerDeps {
+  onOutcome?: (kind: SendOutcome['kind']) => void;
+}
 
 export interface MailDispatcherOptions {
   /** Mails handed to the relay at once (the transport's pooled connections share them). @default 10 */
@@ -31,47 +25,22 @@ export interface MailDispatcherOptions {
  * make several processes on one PostgreSQL safe, and a SIGKILL loses nothing (a mail on the wire is sent again
  * once its lease runs out, with the same Message-ID, so at most one duplicate that mail programs can tell apart).
  */
-export class MailDispatcher {
-  readonly owner: string;
-  private readonly o: Required<Omit<MailDispatcherOptions, 'owner'>>;
-  private stopped = true;
+export class MailDispatcher extends OutboxWorker<MailDispatcherDeps> {
+  private readonly o: Required<Omit<MailDispatcherOptions, 'owner' | 'pollMs'>>;
   private pumping: Promise<void> | null = null;
   private again = false;
-  private poll: NodeJS.Timeout | undefined;
-  private readonly sending = new Set<string>();
-  private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly deps: {
-      db: Kysely<Database>;
-      dialect: 'sqlite' | 'postgres';
-      clock: Clock;
-      logger: Logger;
-      /** Payment changes of this process: a change may have enqueued a receipt, so look at once. */
-      changes?: PaymentChanges;
-      onOutcome?: (kind: SendOutcome['kind']) => void;
-    },
+    deps: MailDispatcherDeps,
     private readonly transport: MailTransport,
     opts: MailDispatcherOptions = {},
   ) {
-    this.owner = opts.owner ?? newId('mwk', 12);
+    super({ table: 'mail_outbox', label: 'mail', pollMs: opts.pollMs ?? 1_000 }, deps, opts.owner ?? newId('mwk', 12));
     this.o = {
       concurrency: opts.concurrency ?? 10,
       leaseMs: opts.leaseMs ?? 60_000,
-      pollMs: opts.pollMs ?? 1_000,
       random: opts.random ?? Math.random,
     };
-  }
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.unsubscribe = this.deps.changes?.subscribe((changes) => {
-      if (changes.some((c) => c.kind === 'state')) this.wake();
-    });
-    this.poll = setInterval(() => this.wake(), this.o.pollMs);
-    this.poll.unref();
-    this.wake();
   }
 
   /** Asks for a pass now (a mail was just enqueued); passes asked for while one runs fold into one more. */
@@ -86,47 +55,21 @@ export class MailDispatcher {
     });
   }
 
-  /** Runs passes until nothing is due (tests, benchmarks). */
-  async settle(): Promise<void> {
-    const wasStopped = this.stopped;
-    this.stopped = false;
-    try {
-      for (;;) {
-        if (this.pumping) await this.pumping;
-        this.pumping = this.pump().finally(() => {
-          this.pumping = null;
-        });
-        await this.pumping;
-        const due = await nextMailDueAt(this.deps.db);
-        if (due === null || due > this.deps.clock.now()) return;
-      }
-    } finally {
-      if (wasStopped) this.stopped = true;
-    }
+  protected async pass(): Promise<void> {
+    if (this.pumping) await this.pumping;
+    this.pumping = this.pump().finally(() => {
+      this.pumping = null;
+    });
+    await this.pumping;
   }
 
-  /**
-   * Stops claiming and waits up to `graceMs` for mails on the wire to be recorded; after that their leases are
-   * handed back (the relay may have taken them: the next holder resends with the same Message-ID).
-   */
-  async stop(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
-    this.stopped = true;
-    this.unsubscribe?.();
-    clearInterval(this.poll);
-    let timer: NodeJS.Timeout | undefined;
-    const done = await Promise.race([
-      (this.pumping ?? Promise.resolve()).then(() => true),
-      new Promise<boolean>((r) => {
-        if (Number.isFinite(graceMs)) timer = setTimeout(() => r(false), graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (done) return;
-    try {
-      await releaseMailLeases(this.deps.db, this.owner, [...this.sending]);
-    } catch (e) {
-      this.deps.logger.warn('releasing mail leases failed; they run out instead', { error: toError(e).message });
-    }
+  protected nextDue(): Promise<number | null> {
+    return nextMailDueAt(this.deps.db);
+  }
+
+  /** A mail on the wire is recorded by the pass that sent it; after a hand-back the next holder resends it with the same Message-ID. */
+  protected async drained(): Promise<void> {
+    await this.pumping;
   }
 
   private async pump(): Promise<void> {

@@ -1,48 +1,21 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { leaseDue, outboxBacklog } from '../outbox/leases.js';
 import type { Database } from '../store/schema.js';
 import { withoutOneTimeLinks } from './account-mails.js';
 import type { Mail } from './outbox.js';
 import type { SendOutcome } from './transport.js';
 
 /**
- * Leases up to `limit` due mails for `owner`: one conditional UPDATE re-checks due-ness, so of several processes
- * racing for a row exactly one gets it (PostgreSQL adds FOR UPDATE SKIP LOCKED so racers skip rather than wait;
- * SQLite's single writer makes the UPDATE atomic already). Taking the lease bumps `attempts`, which names the attempt.
- * The webhook outbox's scheme (core/webhooks/leases.ts), without per-endpoint lanes: there is one relay.
+ * Leases up to `limit` due mails for `owner`, oldest due first (core/outbox/leases.ts, the webhook outbox's scheme
+ * without per-endpoint lanes: there is one relay).
  */
-export async function claimDueMails(
+export function claimDueMails(
   db: Kysely<Database>,
   dialect: 'sqlite' | 'postgres',
   o: { owner: string; now: number; leaseMs: number; limit: number },
 ): Promise<Mail[]> {
-  if (o.limit <= 0) return [];
-  return db
-    .updateTable('mail_outbox')
-    .set({ lease_owner: o.owner, lease_until: o.now + o.leaseMs, attempts: sql`attempts + 1` })
-    .where('id', 'in', (eb) => {
-      const q = eb
-        .selectFrom('mail_outbox')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', o.now)
-        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', o.now)]))
-        .orderBy('next_attempt_at')
-        .limit(o.limit);
-      return dialect === 'postgres' ? q.forUpdate().skipLocked() : q;
-    })
-    .returningAll()
-    .execute();
-}
-
-/** Gives back leases of mails this process claimed but never handed to the relay (a stop), uncounted. */
-export async function releaseMailLeases(db: Kysely<Database>, owner: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('mail_outbox')
-    .set({ lease_owner: null, lease_until: null, attempts: sql`attempts - 1` })
-    .where('id', 'in', ids)
-    .where('lease_owner', '=', owner)
-    .execute();
+  if (o.limit <= 0) return Promise.resolve([]);
+  return leaseDue<Mail>(db, dialect, 'mail_outbox', o, 'all');
 }
 
 export interface MailAttemptRecord {
@@ -121,14 +94,6 @@ export async function nextMailDueAt(db: Kysely<Database>): Promise<number | null
 }
 
 /** Pending mails and when the oldest was written (the metrics' backlog gauge). */
-export async function mailBacklog(db: Kysely<Database>): Promise<{ count: number; oldestCreatedAt: number | null }> {
-  const row = await db
-    .selectFrom('mail_outbox')
-    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min<number | null>('created_at').as('oldest')])
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return {
-    count: Number(row?.n ?? 0),
-    oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
-  };
+export function mailBacklog(db: Kysely<Database>): Promise<{ count: number; oldestCreatedAt: number | null }> {
+  return outboxBacklog(db, 'mail_outbox');
 }

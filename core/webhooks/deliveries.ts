@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../ids.js';
 import { noteEndpointSwitchedOn } from '../notifications/webhook-notices.js';
+import { outboxBacklog } from '../outbox/leases.js';
 import { newestFirstPage } from '../store/cursor.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
 
@@ -175,14 +176,6 @@ export async function enableEndpoint(db: Kysely<Database>, merchantId: string, n
  * The outbox backlog: pending deliveries and when the oldest was created (null when none). Read by the metrics at
  * each scrape; it reads only pending rows, through their partial index (migration 0007).
  */
-export async function pendingBacklog(db: Kysely<Database>): Promise<{ count: number; oldestCreatedAt: number | null }> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min<number | null>('created_at').as('oldest')])
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return {
-    count: Number(row?.n ?? 0),
-    oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
-  };
+export function pendingBacklog(db: Kysely<Database>): Promise<{ count: number; oldestCreatedAt: number | null }> {
+  return outboxBacklog(db, 'webhook_deliveries');
 }

@@ -1,10 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.js';
 import { toError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { Logger } from '../log.js';
-import type { PaymentChanges } from '../payments/changes.js';
-import type { Database } from '../store/schema.js';
+import { OutboxWorker, type OutboxWorkerDeps } from '../outbox/worker.js';
 import {
   type AttemptRecord,
   type Claimed,
@@ -13,7 +9,6 @@ import {
   nextDueAt,
   type Outcome,
   recordAttempts,
-  releaseLeases,
 } from './leases.js';
 import { parseRetryAfter, retryDelayMs } from './schedule.js';
 import { eventOfKind, webhookHeaders } from './sign.js';
@@ -40,13 +35,7 @@ export interface DispatcherOptions {
   owner?: string;
 }
 
-export interface DispatcherDeps {
-  db: Kysely<Database>;
-  dialect: 'sqlite' | 'postgres';
-  clock: Clock;
-  logger: Logger;
-  /** Payment changes of this process: a state change wrote outbox rows, so it wakes the dispatcher at once. */
-  changes?: PaymentChanges;
+export interface DispatcherDeps extends OutboxWorkerDeps {
   /** Told every attempt's outcome (the service's metrics count them); never affects delivery. */
   onOutcome?: (kind: Outcome['kind']) => void;
 }
@@ -64,51 +53,35 @@ type Lane = { inFlight: number; queue: { d: Claimed; ep: Endpoint }[] };
  * loses nothing (an attempt in flight is retried, with the same delivery id, once its lease runs out).
  * Each endpoint has its own lane, so a dead or slow endpoint only ever occupies its own slots.
  */
-export class WebhookDispatcher {
-  readonly owner: string;
-  private readonly o: Required<Omit<DispatcherOptions, 'owner'>>;
+export class WebhookDispatcher extends OutboxWorker<DispatcherDeps> {
+  private readonly o: Required<Omit<DispatcherOptions, 'owner' | 'pollMs'>> & { pollMs: number };
   private readonly lanes = new Map<string, Lane>();
   private claimedCount = 0;
-  /** Deliveries whose request is on the wire, so a stop that cannot wait for them can hand their leases back. */
-  private readonly sending = new Set<string>();
   private pumping = false;
   private again = false;
   private wakeQueued = false;
-  private stopped = true;
-  private poll: NodeJS.Timeout | undefined;
   private dueTimer: NodeJS.Timeout | undefined;
   private buffer: AttemptRecord[] = [];
   private flushing: Promise<void> | null = null;
   private readonly idleWaiters: (() => void)[] = [];
-  private unsubscribe: (() => void) | undefined;
   private readonly recordedListeners = new Set<RecordedListener>();
 
   constructor(
-    private readonly deps: DispatcherDeps,
+    deps: DispatcherDeps,
     private readonly transport: WebhookTransport,
     opts: DispatcherOptions = {},
   ) {
+    const pollMs = opts.pollMs ?? 1_000;
+    super({ table: 'webhook_deliveries', label: 'webhook', pollMs }, deps, opts.owner ?? newId('wrk', 12));
     const timeoutMs = opts.timeoutMs ?? 10_000;
-    this.owner = opts.owner ?? newId('wrk', 12);
     this.o = {
       timeoutMs,
       leaseMs: opts.leaseMs ?? 2 * timeoutMs + 5_000,
-      pollMs: opts.pollMs ?? 1_000,
+      pollMs,
       perEndpoint: opts.perEndpoint ?? 16,
       maxClaimed: opts.maxClaimed ?? 2048,
       random: opts.random ?? Math.random,
     };
-  }
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.unsubscribe = this.deps.changes?.subscribe((changes) => {
-      if (changes.some((c) => c.kind === 'state')) this.wake();
-    });
-    this.poll = setInterval(() => this.wake(), this.o.pollMs);
-    this.poll.unref();
-    this.wake();
   }
 
   /** Asks for a pass soon; calls in the same tick coalesce into one. */
@@ -121,56 +94,30 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Runs passes until nothing is due or in flight and every attempt is recorded (tests, benchmarks). */
-  async settle(): Promise<void> {
-    const wasStopped = this.stopped;
-    this.stopped = false;
-    try {
-      for (;;) {
-        await this.pump();
-        await this.idle();
-        const due = await nextDueAt(this.deps.db);
-        if (due === null || due > this.deps.clock.now()) return;
-      }
-    } finally {
-      if (wasStopped) this.stopped = true;
-    }
+  protected async pass(): Promise<void> {
+    await this.pump();
+    await this.idle();
   }
 
-  /**
-   * Stops claiming, gives back leases of queued rows, and waits for attempts in flight to be recorded. Those still
-   * on the wire after `graceMs` are handed back too (lease released, attempt not counted): their outcome is never
-   * recorded, so the next holder sends them again under the same delivery id, which receivers deduplicate by.
-   */
-  async stop(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
-    this.stopped = true;
-    this.unsubscribe?.();
-    clearInterval(this.poll);
-    clearTimeout(this.dueTimer);
+  protected nextDue(): Promise<number | null> {
+    return nextDueAt(this.deps.db);
+  }
+
+  /** Attempts still on the wire after the grace are never recorded: receivers deduplicate by the delivery id. */
+  protected drained(): Promise<void> {
+    return this.idle();
+  }
+
+  /** Queued rows were never sent: their leases go back at once, so other processes take them. */
+  protected override takeUnsent(): string[] {
     const unsent: string[] = [];
     for (const lane of this.lanes.values()) for (const q of lane.queue.splice(0)) unsent.push(q.d.id);
     this.claimedCount -= unsent.length;
-    try {
-      await releaseLeases(this.deps.db, this.owner, unsent);
-    } catch (e) {
-      this.deps.logger.warn('releasing webhook leases failed; they run out instead', { error: toError(e).message });
-    }
-    let timer: NodeJS.Timeout | undefined;
-    const settled = await Promise.race([
-      this.idle().then(() => true),
-      new Promise<boolean>((resolve) => {
-        if (Number.isFinite(graceMs)) timer = setTimeout(() => resolve(false), graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (settled) return;
-    const handedBack = [...this.sending];
-    try {
-      await releaseLeases(this.deps.db, this.owner, handedBack);
-      this.deps.logger.warn('stopping: handed back webhook attempts still in flight', { count: handedBack.length });
-    } catch (e) {
-      this.deps.logger.warn('releasing webhook leases failed; they run out instead', { error: toError(e).message });
-    }
+    return unsent;
+  }
+
+  protected override onStop(): void {
+    clearTimeout(this.dueTimer);
   }
 
   private busy(): boolean {

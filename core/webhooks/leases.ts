@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { noteDeliveryFailed, noteEndpointHealthy, noteEndpointSwitchedOff } from '../notifications/webhook-notices.js';
+import { leaseDue, releaseLeases as releaseOutboxLeases } from '../outbox/leases.js';
 import type { Database } from '../store/schema.js';
 import type { Delivery } from './deliveries.js';
 
@@ -9,10 +10,7 @@ export type Endpoint = { url: string | null; secret: string; mode: 'test' | 'liv
 
 /**
  * Leases due deliveries for `owner`. Candidates are read first and shared out so no endpoint takes more than its
- * `allowance`; then one conditional UPDATE takes the lease, re-checking due-ness, so of several processes racing
- * for a row exactly one gets it. PostgreSQL adds FOR UPDATE SKIP LOCKED so racers skip instead of waiting;
- * SQLite has a single writer, so its UPDATE is already atomic across processes.
- * Taking the lease bumps `attempts`: that number names the attempt, and only the lease holder may record it.
+ * `allowance`; then the outbox's conditional UPDATE (core/outbox/leases.ts) takes the lease of those still due.
  */
 export async function claimDue(
   db: Kysely<Database>,
@@ -52,33 +50,20 @@ export async function claimDue(
     if (ids.length >= o.limit) break;
   }
   if (ids.length === 0) return { claimed: [], endpoints };
-  const claimed = await db
-    .updateTable('webhook_deliveries')
-    .set({ lease_owner: o.owner, lease_until: o.now + o.leaseMs, attempts: sql`attempts + 1` })
-    .where('id', 'in', (eb) => {
-      const q = eb
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('id', 'in', ids)
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', o.now)
-        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', o.now)]));
-      return dialect === 'postgres' ? q.forUpdate().skipLocked() : q;
-    })
-    .returning(['id', 'merchant_id', 'kind', 'payload', 'attempts', 'schedule_step'])
-    .execute();
+  const claimed = await leaseDue<Claimed>(db, dialect, 'webhook_deliveries', { ...o, ids }, [
+    'id',
+    'merchant_id',
+    'kind',
+    'payload',
+    'attempts',
+    'schedule_step',
+  ]);
   return { claimed, endpoints };
 }
 
 /** Gives back leases of rows this process claimed but never sent (graceful stop), so others take them at once. */
-export async function releaseLeases(db: Kysely<Database>, owner: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ lease_owner: null, lease_until: null, attempts: sql`attempts - 1` })
-    .where('id', 'in', ids)
-    .where('lease_owner', '=', owner)
-    .execute();
+export function releaseLeases(db: Kysely<Database>, owner: string, ids: string[]): Promise<void> {
+  return releaseOutboxLeases(db, 'webhook_deliveries', owner, ids);
 }
 
 export type Outcome =

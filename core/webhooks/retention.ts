@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { toError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { pruneFinished } from '../outbox/leases.js';
 import type { Database } from '../store/schema.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -12,35 +13,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * and failed deliveries stay (a failed one can still be redelivered), and payments, deposits and payment events are
  * never touched: the delivery log forgets, the payment history does not. Returns how many deliveries went.
  */
-export async function pruneDeliveredWebhooks(
+export function pruneDeliveredWebhooks(
   db: Kysely<Database>,
   before: number,
   opts: { batchSize?: number; pauseMs?: number } = {},
 ): Promise<number> {
-  const batchSize = opts.batchSize ?? 500;
-  let total = 0;
-  for (;;) {
-    const n = await db.transaction().execute(async (trx) => {
-      const ids = (
-        await trx
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('status', '=', 'succeeded')
-          .where('delivered_at', '<', before)
-          .orderBy('delivered_at')
-          .limit(batchSize)
-          .execute()
-      ).map((r) => r.id);
-      if (ids.length === 0) return 0;
-      await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', ids).execute();
-      await trx.deleteFrom('webhook_deliveries').where('id', 'in', ids).execute();
-      return ids.length;
-    });
-    total += n;
-    if (n < batchSize) return total;
-    // Let other writers in between batches.
-    await new Promise((r) => setTimeout(r, opts.pauseMs ?? 20));
-  }
+  return pruneFinished(db, 'webhook_deliveries', before, { ...opts, pauseMs: opts.pauseMs ?? 20 });
 }
 
 /**

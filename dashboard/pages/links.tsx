@@ -13,6 +13,7 @@ import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { Status } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { useSubmit } from '../ui/use-submit.js';
 
 /** A reusable link as the dashboard API shows it (api-kit/link-views.ts). */
 interface ReusableLink {
@@ -61,10 +62,8 @@ export function LinksPage({ merchantId }: { merchantId: string }) {
   const owner = membership(merchantId)?.role === 'owner';
   const links = useLoad(() => api<{ links: ReusableLink[] }>(m(merchantId, '/links')), [merchantId]);
   const assets = useLoad(() => api<{ code: string; name: string }[]>(m(merchantId, '/assets')), [merchantId]);
-  const errors = useSignal<Record<string, string[]>>({});
-  const failure = useSignal('');
+  const { errors, failure, busy, run, field } = useSubmit();
   const customer = useSignal(false);
-  const busy = useSignal(false);
   const submit = async (e: Event) => {
     e.preventDefault();
     const formEl = e.currentTarget as HTMLFormElement;
@@ -82,25 +81,12 @@ export function LinksPage({ merchantId }: { merchantId: string }) {
     const picked = form.getAll('currencies').map(String);
     if (picked.length > 0) body.currencies = picked;
     if (text('ends_at')) body.ends_at = new Date(text('ends_at')).toISOString();
-    busy.value = true;
-    errors.value = {};
-    failure.value = '';
-    try {
+    await run(async () => {
       await api(m(merchantId, '/links'), { body });
       formEl.reset();
       links.reload();
-    } catch (x) {
-      if (x instanceof ApiError && Object.keys(x.fields).length > 0) errors.value = x.fields;
-      else failure.value = x instanceof ApiError ? x.message : String(x);
-    } finally {
-      busy.value = false;
-    }
+    });
   };
-  const field = (name: string) => ({
-    name,
-    'aria-describedby': `${name}-err`,
-    'aria-invalid': errors.value[name] ? ('true' as const) : undefined,
-  });
   return (
     <>
       <PageTitle title="Reusable links">Reusable links</PageTitle>

@@ -8,6 +8,7 @@ import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { Status } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { useSave } from '../ui/use-save.js';
 
 interface MailSettings {
   relay: boolean;
@@ -61,15 +62,12 @@ export function MailPage({ merchantId }: { merchantId: string }) {
     () => api<{ relay: boolean; mails: Mail[] }>(m(merchantId, `/mails?limit=50${status ? `&status=${status}` : ''}`)),
     [merchantId, status],
   );
-  const notice = useSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
-  const fields = useSignal<Record<string, string[]>>({});
+  const { notice, fields, save: saved } = useSave();
 
-  const save = async (e: Event) => {
+  const save = (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
-    notice.value = null;
-    fields.value = {};
-    try {
+    return saved(async () => {
       settings.data.value = await api<MailSettings>(m(merchantId, '/mail-settings'), {
         method: 'PUT',
         body: {
@@ -80,11 +78,7 @@ export function MailPage({ merchantId }: { merchantId: string }) {
           expired_partly_paid: form.get('expired_partly_paid') === 'on',
         },
       });
-      notice.value = { kind: 'ok', text: 'Mail settings saved' };
-    } catch (x) {
-      notice.value = { kind: 'error', text: x instanceof ApiError ? x.message : String(x) };
-      if (x instanceof ApiError) fields.value = x.fields;
-    }
+    }, 'Mail settings saved');
   };
 
   const sendTest = async () => {

@@ -1,8 +1,8 @@
-import { useSignal } from '@preact/signals';
-import { ApiError, api } from '../api.js';
+import { api } from '../api.js';
 import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
+import { useSave } from '../ui/use-save.js';
 
 interface NotifyPrefs {
   merchant_id: string;
@@ -29,15 +29,12 @@ const pathOf = (merchantId: string) => `/account/notifications/${encodeURICompon
  */
 export function NotificationsPage({ merchantId }: { merchantId: string }) {
   const prefs = useLoad(() => api<NotifyPrefs>(pathOf(merchantId)), [merchantId]);
-  const notice = useSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
-  const fields = useSignal<Record<string, string[]>>({});
+  const { notice, fields, save: saved } = useSave();
 
-  const save = async (e: Event) => {
+  const save = (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
-    notice.value = null;
-    fields.value = {};
-    try {
+    return saved(async () => {
       prefs.data.value = await api<NotifyPrefs>(pathOf(merchantId), {
         method: 'PUT',
         body: {
@@ -45,11 +42,7 @@ export function NotificationsPage({ merchantId }: { merchantId: string }) {
           delivery: form.get('delivery') === 'digest' ? 'digest' : 'immediate',
         },
       });
-      notice.value = { kind: 'ok', text: 'Notification choices saved' };
-    } catch (x) {
-      notice.value = { kind: 'error', text: x instanceof ApiError ? x.message : String(x) };
-      if (x instanceof ApiError) fields.value = x.fields;
-    }
+    }, 'Notification choices saved');
   };
 
   const p = prefs.data.value;

@@ -1,10 +1,11 @@
 import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { type Eip1193Provider, failureOf, sendPayment } from '../../widget/wallet/send-payment.js';
+import { type Eip1193Provider, sendPayment } from '../../widget/wallet/send-payment.js';
 import { CopyButton } from '../ui/copy.js';
 import { Notice } from '../ui/notice.js';
-import { type BrowserWallet, watchWallets } from '../wallet.js';
+import { WalletChoice } from '../ui/wallet-choice.js';
+import { type BrowserWallet, walletFailure, watchWallets } from '../wallet.js';
 import { MoneroProofForm } from './refund-monero-proof.js';
 import { RefundPsbtActions } from './refund-psbt.js';
 
@@ -22,22 +23,6 @@ export interface RefundSendRow {
 
 /** How often the page asks again while a refund sent from here waits to be seen and confirmed on chain. */
 const POLL_MS = 2000;
-
-/** Why the wallet did not send the refund, in the owner's words. */
-function refundFailure(e: unknown): string {
-  switch (failureOf(e)) {
-    case 'rejected':
-      return 'You cancelled in your wallet; nothing was sent.';
-    case 'switch':
-      return 'Your wallet did not switch to the network. Switch it there and try again.';
-    case 'timeout':
-      return 'Your wallet did not answer in time. Try again.';
-    case 'balance':
-      return 'This wallet account does not hold the refund amount (or the native coin for the network fee).';
-    default:
-      return `Your wallet could not send the refund: ${String((e as { message?: unknown } | null)?.message ?? e)}`;
-  }
-}
 
 /**
  * Sends a refund's EVM transaction as the service built it, with wallet pay's steps (account, chain switch, balance
@@ -87,7 +72,10 @@ function RefundSend({
     try {
       onSent(await sendRefund(wallet.provider, tx));
     } catch (e) {
-      error.value = refundFailure(e);
+      error.value = walletFailure(e, {
+        what: 'refund',
+        lacking: 'the refund amount (or the native coin for the network fee)',
+      });
     } finally {
       busy.value = false;
     }
@@ -124,21 +112,7 @@ function RefundSend({
           <p class="hint">No browser wallet found: scan the QR code, or send the transaction from any wallet.</p>
         ) : (
           <div class="actions">
-            {wallets.length > 1 ? (
-              <label>
-                Wallet
-                <select
-                  value={wallet?.id}
-                  onChange={(e) => (chosen.value = (e.currentTarget as HTMLSelectElement).value)}
-                >
-                  {wallets.map((w) => (
-                    <option key={w.id} value={w.id}>
-                      {w.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            ) : null}
+            <WalletChoice wallets={wallets} wallet={wallet} chosen={chosen} />
             <button type="button" class="primary" disabled={busy.value} onClick={send}>
               Send {amount} from your wallet
             </button>

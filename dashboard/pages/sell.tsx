@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import type { CreatedLink as Created } from '../../dashboard-api/view-types.js';
-import { ApiError, api, m } from '../api.js';
+import { api, m } from '../api.js';
 import { money } from '../format.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
@@ -11,6 +11,7 @@ import { Link } from '../ui/link.js';
 import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
+import { useSubmit } from '../ui/use-submit.js';
 
 /**
  * Sell from the dashboard: a payment link (amount in USD, optional asset, order id, description, the customer's
@@ -21,32 +22,17 @@ export function SellPage({ merchantId }: { merchantId: string }) {
   const owner = membership(merchantId)?.role === 'owner';
   const assets = useLoad(() => api<AssetOption[]>(m(merchantId, '/assets')), [merchantId]);
   const created = useSignal<Created | null>(null);
-  const errors = useSignal<Record<string, string[]>>({});
-  const failure = useSignal('');
-  const busy = useSignal(false);
+  const { errors, failure, busy, run, field } = useSubmit();
   const submit = async (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
     const text = (k: string) => String(form.get(k) ?? '').trim();
     const body: Record<string, unknown> = { amount: Number(text('amount')), email: text('email') };
     for (const k of ['currency', 'order_id', 'order_description']) if (text(k)) body[k] = text(k);
-    busy.value = true;
-    errors.value = {};
-    failure.value = '';
-    try {
+    await run(async () => {
       created.value = await api<Created>(m(merchantId, '/payment-links'), { body });
-    } catch (x) {
-      if (x instanceof ApiError && Object.keys(x.fields).length > 0) errors.value = x.fields;
-      else failure.value = x instanceof ApiError ? x.message : String(x);
-    } finally {
-      busy.value = false;
-    }
+    });
   };
-  const field = (name: string) => ({
-    name,
-    'aria-describedby': `${name}-err`,
-    'aria-invalid': errors.value[name] ? ('true' as const) : undefined,
-  });
   const c = created.value;
   return (
     <>

@@ -10,7 +10,8 @@ import { Link } from '../ui/link.js';
 import { Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
-import { type BrowserWallet, type SweepTransaction, sendSweep, sweepFailure, watchWallets } from '../wallet.js';
+import { WalletChoice } from '../ui/wallet-choice.js';
+import { type BrowserWallet, type SweepTransaction, sendSweep, walletFailure, watchWallets } from '../wallet.js';
 
 interface Sent {
   hash: string;
@@ -69,7 +70,10 @@ function NetworkSection({
       const hash = await sendSweep(wallet.provider, tx);
       onSent({ hash, url: n.explorer_url ? `${n.explorer_url}/tx/${hash}` : null, count: tx.forwarders.length });
     } catch (e) {
-      error.value = e instanceof ApiError ? e.message : sweepFailure(e);
+      error.value =
+        e instanceof ApiError
+          ? e.message
+          : walletFailure(e, { what: 'sweep', lacking: 'enough of the native coin for the network fee' });
     } finally {
       busy.value = false;
     }
@@ -146,21 +150,7 @@ function NetworkSection({
               </p>
             ) : (
               <div class="actions">
-                {wallets.length > 1 ? (
-                  <label>
-                    Wallet
-                    <select
-                      value={wallet?.id}
-                      onChange={(e) => (chosen.value = (e.currentTarget as HTMLSelectElement).value)}
-                    >
-                      {wallets.map((w) => (
-                        <option key={w.id} value={w.id}>
-                          {w.name}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                ) : null}
+                <WalletChoice wallets={wallets} wallet={wallet} chosen={chosen} />
                 <button type="button" class="primary" disabled={busy.value} onClick={sweep}>
                   Sweep to {payoutText}
                 </button>

@@ -21,6 +21,30 @@ interface Member {
 
 type Note = { kind: 'ok' | 'error'; text: string } | null;
 
+/** One role change offered for a member: "Make x an owner", "a viewer", "a cashier". */
+function RoleButton({
+  user,
+  to,
+  act,
+  merchantId,
+}: {
+  user: Member;
+  to: Member['role'];
+  act: (work: () => Promise<unknown>, done: string) => Promise<void>;
+  merchantId: string;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={() =>
+        act(() => api(m(merchantId, `/users/${user.user_id}`), { method: 'PATCH', body: { role: to } }), 'Role changed')
+      }
+    >
+      {`Make ${user.email} ${to === 'owner' ? 'an' : 'a'} ${to}`}
+    </button>
+  );
+}
+
 /** The signed-in user's own password: the current one, then the new one. Other sessions end. */
 function ChangePassword() {
   const note = useSignal<Note>(null);
@@ -187,38 +211,20 @@ export function UsersPage({ merchantId }: { merchantId: string }) {
                       <span class="muted">The only owner: make someone else an owner first</span>
                     ) : (
                       <>
-                        <button
-                          type="button"
-                          onClick={() =>
-                            act(
-                              () =>
-                                api(m(merchantId, `/users/${u.user_id}`), {
-                                  method: 'PATCH',
-                                  body: { role: u.role === 'owner' ? 'viewer' : 'owner' },
-                                }),
-                              'Role changed',
-                            )
-                          }
-                        >
-                          {u.role === 'owner' ? `Make ${u.email} a viewer` : `Make ${u.email} an owner`}
-                        </button>
+                        <RoleButton
+                          user={u}
+                          to={u.role === 'owner' ? 'viewer' : 'owner'}
+                          act={act}
+                          merchantId={merchantId}
+                        />
                         {/* Viewers and cashiers switch between the two: neither changes anything. */}
                         {u.role === 'owner' ? null : (
-                          <button
-                            type="button"
-                            onClick={() =>
-                              act(
-                                () =>
-                                  api(m(merchantId, `/users/${u.user_id}`), {
-                                    method: 'PATCH',
-                                    body: { role: u.role === 'cashier' ? 'viewer' : 'cashier' },
-                                  }),
-                                'Role changed',
-                              )
-                            }
-                          >
-                            {u.role === 'cashier' ? `Make ${u.email} a viewer` : `Make ${u.email} a cashier`}
-                          </button>
+                          <RoleButton
+                            user={u}
+                            to={u.role === 'cashier' ? 'viewer' : 'cashier'}
+                            act={act}
+                            merchantId={merchantId}
+                          />
                         )}
                         <ConfirmButton
                           label={`Remove ${u.email}`}
