@@ -88,8 +88,13 @@ function slowRequest(url: string, key: string) {
     req.on('error', reject);
   });
   answered.catch(() => undefined);
-  req.write(body.slice(0, 5));
-  return { answered, finish: () => req.end(body.slice(5)) };
+  // The headers and the first part are handed to the kernel (the write's callback), then a quick request made after
+  // them is answered: the server has read this request by then, however busy the machine (a fixed sleep was not).
+  const sent = new Promise<void>((resolve) => req.write(body.slice(0, 5), () => resolve()));
+  const inFlight = sent.then(async () => {
+    await (await fetch(`${url}/healthz`)).text();
+  });
+  return { answered, inFlight, finish: () => req.end(body.slice(5)) };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -98,7 +103,7 @@ describe('SIGTERM', () => {
   it('stops accepting, finishes the request in flight and exits 0', async () => {
     const p = await start();
     const slow = slowRequest(p.url, merchant.secret_key);
-    await sleep(200);
+    await slow.inFlight;
     const signalled = Date.now();
     p.child.kill('SIGTERM');
     await sleep(300);
@@ -170,7 +175,7 @@ describe('SIGTERM', () => {
   it('a second SIGTERM exits at once, with a request still in flight', async () => {
     const p = await start();
     const slow = slowRequest(p.url, merchant.secret_key);
-    await sleep(200);
+    await slow.inFlight;
     p.child.kill('SIGTERM');
     await sleep(500);
     expect(p.child.exitCode).toBeNull();
