@@ -109,3 +109,9 @@ export function visitAmountText(v: LinkVisitBody['amount']): string | undefined 
   if (v === undefined) return undefined;
   return typeof v === 'number' ? (numberToDecimalText(v) ?? undefined) : v;
 }
+
+/** GET /links (merchant API and dashboard): a keyset page of the merchant's reusable links. */
+export const listLinksQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+});

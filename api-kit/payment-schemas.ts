@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Decimal } from '../core/money/decimal.js';
 import { fiatCodes } from '../core/money/fiat.js';
+import { MAX_REST_DAYS } from '../core/payments/ask-rest.js';
 import { paymentStatuses, statusDetails } from '../core/payments/status.js';
 
 /**
@@ -163,4 +164,14 @@ export const paymentLinkSchema = z.strictObject({
     cancel_url: z.string(),
     origin_ip: z.string(),
   }),
+});
+
+/** POST /payments/{payment_id}/ask-rest (merchant API and dashboard): until when the rest may be paid. */
+export const askRestSchema = z.strictObject({
+  deadline: z.iso
+    .datetime({ offset: true, message: 'Must be an ISO 8601 date-time such as 2026-12-01T12:00:00Z' })
+    .meta({
+      description: `Until when the customer may pay the rest to the same address: after now and at most ${MAX_REST_DAYS} days ahead`,
+      examples: ['2026-12-01T12:00:00Z'],
+    }),
 });

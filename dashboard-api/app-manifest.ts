@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import type { Hono } from 'hono';
-import { pngChunk, SIGNATURE } from '../dropin-api/qr-png.js';
+import { pngChunk, SIGNATURE } from '../core/qr/png.js';
 
 /**
  * The dashboard as an installed web app (the point of sale on a counter's tablet or phone): its manifest, which

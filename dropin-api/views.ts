@@ -8,7 +8,7 @@ import { fromUnits } from '../core/money/decimal.js';
 import { confirmationProgress } from '../core/payments/deposits.js';
 import { actuallyPaidText, type Payment, payAmountText } from '../core/payments/payment.js';
 import { paymentUris } from '../core/qr/payment-uri.js';
-import { qrPngDataUrl } from './qr-png.js';
+import { qrPngDataUrl } from '../core/qr/png.js';
 import { walletView } from './wallet-view.js';
 
 /** The hosted-page session token of a payment: what `/pay/{id}?t=...` hands to the page. */

@@ -1,41 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
-import { CLAIM_HOURS, type ClaimRequest, newClaimToken } from '../../core/refunds/claim-link.js';
+import { claimLinkRequestSchema, claimRequest } from '../../api-kit/refund-schemas.js';
 import { newClaimLink } from '../../core/refunds/confirm-address.js';
 import { explorerOf } from '../../core/refunds/refund.js';
 import { refundViews } from '../../core/refunds/views.js';
 import { bodyErrors } from '../openapi/operation.js';
 import { asSent, refundWithClaimSchema } from '../openapi/refund-schemas.js';
 import type { MerchantRoute } from '../route.js';
-
-/** How a claim link is asked for, on a new refund (`claim_link`) and for a new link. */
-export const claimLinkRequestSchema = z
-  .strictObject({
-    expires_in_hours: z
-      .number()
-      .int()
-      .min(CLAIM_HOURS.min)
-      .max(CLAIM_HOURS.max)
-      .optional()
-      .meta({ description: `How long the link works, in hours (default ${CLAIM_HOURS.default}: 7 days)` }),
-    notify_customer: z
-      .boolean()
-      .optional()
-      .meta({ description: "Mail the link to the payment's customer e-mail, in their language (default true)" }),
-  })
-  .meta({ description: 'Ask the customer for the refund address through a single-use link to a hosted page' });
-
-/** The parsed request as core takes it: a fresh token, the link's lifetime, and the PUBLIC_URL it is built from. */
-export function claimRequest(o: z.output<typeof claimLinkRequestSchema>, publicUrl: string): ClaimRequest {
-  return {
-    token: newClaimToken(),
-    hours: o.expires_in_hours ?? CLAIM_HOURS.default,
-    notify: o.notify_customer ?? true,
-    publicUrl,
-  };
-}
 
 /**
  * POST /refunds/{refund_id}/claim-link (201): a new single-use claim link for a refund awaiting its address. The

@@ -1,25 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
+import { confirmAddressSchema } from '../../api-kit/refund-schemas.js';
 import { confirmRefundAddress } from '../../core/refunds/confirm-address.js';
 import { explorerOf } from '../../core/refunds/refund.js';
 import { refundViews } from '../../core/refunds/views.js';
 import { bodyErrors } from '../openapi/operation.js';
 import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
 import type { MerchantRoute } from '../route.js';
-
-export const confirmAddressSchema = z.strictObject({
-  address: z
-    .string()
-    .min(1)
-    .max(200)
-    .meta({
-      description:
-        "The address to confirm: the customer's as you saw it (it must match), or yours when the customer gave none",
-      examples: ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'],
-    }),
-});
 
 /**
  * POST /refunds/{refund_id}/address: the merchant confirms the refund's address (the customer's, repeated, or its

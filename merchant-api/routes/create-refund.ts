@@ -1,34 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
+import { claimRequest, createRefundSchema } from '../../api-kit/refund-schemas.js';
 import { createRefund } from '../../core/refunds/create-refund.js';
 import { explorerOf } from '../../core/refunds/refund.js';
 import { refundViews } from '../../core/refunds/views.js';
 import { bodyErrors } from '../openapi/operation.js';
 import { asSent, refundWithClaimSchema } from '../openapi/refund-schemas.js';
 import type { MerchantRoute } from '../route.js';
-import { claimLinkRequestSchema, claimRequest } from './claim-link.js';
-
-export const createRefundSchema = z.strictObject({
-  amount_units: z
-    .string()
-    .regex(/^[0-9]{1,78}$/, "Must be a whole number of the paid asset's base units, as decimal digits")
-    .optional()
-    .meta({
-      description:
-        "Exact amount in the paid asset's base units (satoshi, wei, token units); default: the excess of an overpaid payment, else all that was received and is not yet refunded",
-      examples: ['1500'],
-    }),
-  address: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .meta({ description: "The customer's address on the payment's network; the refund is `ready` at once" }),
-  reason: z.string().max(500).optional(),
-  claim_link: claimLinkRequestSchema.optional(),
-});
 
 /**
  * POST /payments/{payment_id}/refunds (201): a refund of what the payment received, never more than is left even

@@ -1,16 +1,11 @@
-import { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
+import { listLinksQuerySchema } from '../../api-kit/link-schemas.js';
 import { reusableLinkListSchema } from '../../api-kit/link-view-schemas.js';
 import { linkView } from '../../api-kit/link-views.js';
 import { withStatus } from '../../core/links/manage-links.js';
 import { listLinks } from '../../core/links/store.js';
 import { stringifyJson } from '../../core/money/decimal.js';
 import type { MerchantRoute } from '../route.js';
-
-export const listLinksQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(200).optional(),
-});
 
 /** GET /links: the merchant's reusable links, newest first in keyset pages. */
 export const listLinksRoute: MerchantRoute = {

@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import { readJson, refuseBody } from '../../api-kit/body.js';
 import type { ApiDeps } from '../../api-kit/deps.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
-import { paymentStatusViewSchema } from '../../api-kit/payment-schemas.js';
+import { askRestSchema, paymentStatusViewSchema } from '../../api-kit/payment-schemas.js';
 import { paymentStatusView } from '../../api-kit/payment-views.js';
 import { type AuditAction, recordAudit } from '../../core/audit/audit-log.js';
 import { acceptAsPaid } from '../../core/payments/accept.js';
@@ -13,15 +12,6 @@ import type { Payment } from '../../core/payments/payment.js';
 import type { Database } from '../../core/store/schema.js';
 import { bodyErrors } from '../openapi/operation.js';
 import type { MerchantRoute } from '../route.js';
-
-export const askRestSchema = z.strictObject({
-  deadline: z.iso
-    .datetime({ offset: true, message: 'Must be an ISO 8601 date-time such as 2026-12-01T12:00:00Z' })
-    .meta({
-      description: `Until when the customer may pay the rest to the same address: after now and at most ${MAX_REST_DAYS} days ahead`,
-      examples: ['2026-12-01T12:00:00Z'],
-    }),
-});
 
 /**
  * Runs a resolution and its audit entry (actor: the API key, `via: api`) in one transaction, then tells open pages

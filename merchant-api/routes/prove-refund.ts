@@ -1,20 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
+import { moneroProofSchema } from '../../api-kit/refund-schemas.js';
 import { proveMoneroRefund } from '../../core/refunds/monero-proof.js';
 import { refundViews } from '../../core/refunds/views.js';
 import { bodyErrors } from '../openapi/operation.js';
 import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
 import type { MerchantRoute } from '../route.js';
-
-export const moneroProofSchema = z.strictObject({
-  txid: z.string().min(1).max(200).meta({ description: 'The transaction id (64 hex digits)' }),
-  tx_key: z.string().min(1).max(2000).meta({
-    description:
-      "The transaction's secret key as the wallet gives it (`get_tx_key`; the main key then any additional keys, 64 hex digits each)",
-  }),
-});
 
 /**
  * POST /refunds/{refund_id}/monero-proof: a Monero refund the merchant's wallet sent, proved by its txid and tx key

@@ -1,21 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { readQuery } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
+import { refundPsbtQuerySchema } from '../../api-kit/refund-schemas.js';
 import { nodeOfRegistry, refundPsbt } from '../../core/refunds/refund-psbt.js';
 import { refundPsbtSchema } from '../openapi/refund-schemas.js';
 import type { MerchantRoute } from '../route.js';
-
-export const refundPsbtQuerySchema = z.strictObject({
-  master_fingerprint: z
-    .string()
-    .optional()
-    .meta({
-      description:
-        "The wallet's master key fingerprint (8 hex digits, as Sparrow, Electrum, Coldcard or Trezor Suite show it): the key origins then carry it with full paths from the master, which hardware signers need",
-      examples: ['d34db33f'],
-    }),
-});
 
 /**
  * GET /refunds/{refund_id}/psbt: an unsigned PSBT returning a ready Bitcoin-family refund from the payment's own

@@ -1,12 +1,11 @@
 import type { Hono } from 'hono';
 import { readJson, readQuery } from '../../../api-kit/body.js';
 import { ok } from '../../../api-kit/envelope.js';
-import { createLinkSchema, termsFromCreate } from '../../../api-kit/link-schemas.js';
+import { createLinkSchema, listLinksQuerySchema, termsFromCreate } from '../../../api-kit/link-schemas.js';
 import { linkDetailView, linkView } from '../../../api-kit/link-views.js';
 import { createLink, withStatus } from '../../../core/links/manage-links.js';
 import { listLinks } from '../../../core/links/store.js';
 import { merchantCurrency } from '../../../core/payments/create-payment.js';
-import { listLinksQuerySchema } from '../../../merchant-api/routes/list-links.js';
 import { audited } from '../../audit.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 

@@ -2,9 +2,9 @@ import type { Hono } from 'hono';
 import { readJson } from '../../../api-kit/body.js';
 import { ok } from '../../../api-kit/envelope.js';
 import { idParam } from '../../../api-kit/path-params.js';
+import { moneroProofSchema } from '../../../api-kit/refund-schemas.js';
 import { proveMoneroRefund } from '../../../core/refunds/monero-proof.js';
 import { refundViews } from '../../../core/refunds/views.js';
-import { moneroProofSchema } from '../../../merchant-api/routes/prove-refund.js';
 import { audited } from '../../audit.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 

@@ -2,10 +2,10 @@ import type { Hono } from 'hono';
 import { readJson } from '../../../api-kit/body.js';
 import { ok } from '../../../api-kit/envelope.js';
 import { idParam } from '../../../api-kit/path-params.js';
+import { claimLinkRequestSchema, claimRequest } from '../../../api-kit/refund-schemas.js';
 import { newClaimLink } from '../../../core/refunds/confirm-address.js';
 import { explorerOf } from '../../../core/refunds/refund.js';
 import { refundViews } from '../../../core/refunds/views.js';
-import { claimLinkRequestSchema, claimRequest } from '../../../merchant-api/routes/claim-link.js';
 import { audited } from '../../audit.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 

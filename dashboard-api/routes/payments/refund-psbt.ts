@@ -2,9 +2,9 @@ import type { Hono } from 'hono';
 import { readQuery } from '../../../api-kit/body.js';
 import { ok } from '../../../api-kit/envelope.js';
 import { idParam } from '../../../api-kit/path-params.js';
+import { refundPsbtQuerySchema } from '../../../api-kit/refund-schemas.js';
 import { AppError } from '../../../core/errors.js';
 import { nodeOfRegistry, refundPsbt } from '../../../core/refunds/refund-psbt.js';
-import { refundPsbtQuerySchema } from '../../../merchant-api/routes/refund-psbt.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 
 /**

@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
-import { qrMatrix } from '../core/qr/encode.js';
+import { qrMatrix } from './encode.js';
 
 export const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
