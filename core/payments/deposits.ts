@@ -43,6 +43,32 @@ export function depositsOf(db: Db, paymentId: string): Promise<Deposit[]> {
   return db.selectFrom('deposits').selectAll().where('payment_id', '=', paymentId).execute();
 }
 
+/**
+ * Mined deposits of one asset to a merchant's other payments on one network, newest first, with the payment's
+ * address and its derivation index: outputs the merchant's wallet holds besides one payment's own.
+ */
+export function minedDepositsOfMerchant(
+  db: Db,
+  q: { merchantId: string; mode: 'test' | 'live'; network: string; asset: string; exceptPaymentId: string },
+  limit: number,
+) {
+  return db
+    .selectFrom('deposits as d')
+    .innerJoin('payments as p', 'p.id', 'd.payment_id')
+    .select(['d.txid', 'd.log_index', 'd.block_hash', 'p.address_index', 'p.pay_address'])
+    .where('p.merchant_id', '=', q.merchantId)
+    .where('p.mode', '=', q.mode)
+    .where('p.network', '=', q.network)
+    .where('p.id', '!=', q.exceptPaymentId)
+    .where('p.address_index', 'is not', null)
+    .where('d.asset', '=', q.asset)
+    .where('d.removed', '=', 0)
+    .where('d.block_height', 'is not', null)
+    .orderBy('d.first_seen_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** The deposit of one transfer (a transaction's output, log or value) on a chain, if recorded. */
 export function findDeposit(db: Db, chain: string, txid: string, index: number): Promise<Deposit | undefined> {
   return db

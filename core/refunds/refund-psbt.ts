@@ -17,7 +17,7 @@ import { accountPath, type UtxoChain, type UtxoNet, utxoChains } from '../chains
 import { keyHashAddress, outputScript } from '../chains/bitcoin/utxo-script.js';
 import type { ChainRegistry } from '../chains/registry.js';
 import { AppError, err, invalid, ok } from '../errors.js';
-import { depositsOf } from '../payments/deposits.js';
+import { depositsOf, minedDepositsOfMerchant } from '../payments/deposits.js';
 import { findPayment } from '../payments/store.js';
 import type { Database } from '../store/schema.js';
 import { findMerchantRefund } from './store.js';
@@ -111,6 +111,51 @@ function originOf(account: HDKey, masterFingerprint: number | null, chain: UtxoC
 
 const formatPath = (o: KeyOrigin) => o.path.map((n) => (n >= HARDENED ? `${n - HARDENED}'` : String(n))).join('/');
 
+/** How many of the merchant's other deposits a PSBT may look at to pay a fee its payment's outputs cannot. */
+const TOP_UP_CANDIDATES = 50;
+
+interface Outpoint {
+  txid: string;
+  vout: number;
+  blockHash: string | null;
+  key: KeyOrigin & { keyHash: Uint8Array };
+  address: string;
+}
+
+/**
+ * The outputs the node still calls unspent (`gettxout`, mempool included: an output a pending transaction spends is
+ * spent), with their amounts, scripts and whole previous transactions (legacy inputs are signed over it; the block
+ * hash lets a node without -txindex find it).
+ */
+async function spendable(rpc: BitcoinRpc, outpoints: readonly Outpoint[]) {
+  if (outpoints.length === 0) return ok([] as (SpendableOutput & { address: string })[]);
+  const outs = await rpc.batch<{ value?: unknown; scriptPubKey?: { hex?: unknown } } | null>(
+    outpoints.map((o) => ({ method: 'gettxout', params: [o.txid, o.vout, true] })),
+  );
+  const unspent = outpoints.flatMap((o, i) => {
+    const out = outs[i];
+    return out?.ok === true && out.value ? [{ o, out: out.value }] : [];
+  });
+  const raws = await rpc.batch<string>(
+    unspent.map(({ o }) => ({ method: 'getrawtransaction', params: [o.txid, false, o.blockHash] })),
+  );
+  const found: (SpendableOutput & { address: string })[] = [];
+  for (const [i, { o, out }] of unspent.entries()) {
+    const raw = raws[i];
+    if (!raw?.ok) return conflict(`The node does not give the transaction ${o.txid}`);
+    found.push({
+      txid: o.txid,
+      vout: o.vout,
+      amountUnits: amountUnits(out.value),
+      script: hex.decode(String(out.scriptPubKey?.hex ?? '')),
+      previousTx: hex.decode(raw.value),
+      key: o.key,
+      address: o.address,
+    });
+  }
+  return ok(found);
+}
+
 /**
  * The unsigned PSBT of a ready Bitcoin-family refund, spending the payment's unspent deposit outputs back to the
  * confirmed refund address, with change to the payment's change child 1/N (see below). Refused with a 409 naming why when the
@@ -170,45 +215,54 @@ async function gather(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest
     (d) => d.removed === 0 && d.block_height !== null && d.block_hash !== null && d.asset === r.asset,
   );
   if (deposits.length === 0) return conflict('The payment has no mined deposit outputs to spend');
-  // include_mempool: an output already spent by a pending transaction counts as spent.
-  const outs = await rpc.batch<{ value?: unknown; scriptPubKey?: { hex?: unknown } } | null>(
-    deposits.map((d) => ({ method: 'gettxout', params: [d.txid, d.log_index, true] })),
+  const own = await spendable(
+    rpc,
+    deposits.map((d) => ({
+      txid: d.txid,
+      vout: d.log_index,
+      blockHash: d.block_hash,
+      key: receive,
+      address: p.pay_address,
+    })),
   );
-  const unspent = deposits.filter((_, i) => {
-    const o = outs[i];
-    return o?.ok === true && o.value !== null;
-  });
-  if (unspent.length === 0)
+  if (!own.ok) return own;
+  if (own.value.length === 0)
     return conflict(
       `The payment's outputs are already spent (${deposits.map((d) => `${d.txid}:${d.log_index}`).join(', ')}): send the refund from the wallet with its payment URI`,
     );
-  // Legacy inputs are signed over the previous transaction; the block hash lets a node without -txindex find it.
-  const raws = await rpc.batch<string>(
-    unspent.map((d) => ({ method: 'getrawtransaction', params: [d.txid, false, d.block_hash] })),
-  );
-  const inputs: SpendableOutput[] = [];
-  for (const [i, d] of unspent.entries()) {
-    const out = outs[deposits.indexOf(d)];
-    const raw = raws[i];
-    if (!out?.ok || !out.value || !raw?.ok) return conflict(`The node does not give the transaction ${d.txid}`);
-    inputs.push({
-      txid: d.txid,
-      vout: d.log_index,
-      amountUnits: amountUnits(out.value.value),
-      script: hex.decode(String(out.value.scriptPubKey?.hex ?? '')),
-      previousTx: hex.decode(raw.value),
-      key: receive,
-    });
-  }
-  const built = buildRefundPsbt({
+  const plan = {
     chain,
     net,
-    inputs,
     to: r.address,
     amountUnits: BigInt(r.amount_units),
     feeUnitsPerVbyte: await feeRate(rpc, chain),
     change: { script: changeScript, key: changeKey },
-  });
+  };
+  let inputs = own.value;
+  let built = buildRefundPsbt({ ...plan, inputs });
+  if (!built.ok) {
+    // A refund of all the payment received leaves its own outputs short of the fee: the merchant's other unspent
+    // deposits at the same key make it up, largest first, as a wallet's coin selection would.
+    const others = (
+      await minedDepositsOfMerchant(
+        db,
+        { merchantId: r.merchant_id, mode: r.mode, network: r.network, asset: r.asset, exceptPaymentId: p.id },
+        TOP_UP_CANDIDATES,
+      )
+    ).flatMap((d) => {
+      const key = origin(0, d.address_index as number);
+      // Only outputs of the key the service holds now: an older key's are not for this PSBT to describe.
+      if (keyHashAddress(key.keyHash, chain, net) !== d.pay_address) return [];
+      return [{ txid: d.txid, vout: d.log_index, blockHash: d.block_hash, key, address: d.pay_address }];
+    });
+    const extra = await spendable(rpc, others);
+    if (!extra.ok) return extra;
+    for (const more of [...extra.value].sort((x, y) => (y.amountUnits > x.amountUnits ? 1 : -1))) {
+      inputs = [...inputs, more];
+      built = buildRefundPsbt({ ...plan, inputs });
+      if (built.ok) break;
+    }
+  }
   if (!built.ok) return built;
   const b = built.value;
   return ok({
@@ -225,7 +279,7 @@ async function gather(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest
       txid: i.txid,
       vout: i.vout,
       amount_units: i.amountUnits.toString(),
-      address: p.pay_address,
+      address: i.address,
       path: formatPath(i.key),
     })),
     key_origin: masterFingerprint === null ? ('account' as const) : ('master' as const),

@@ -129,7 +129,7 @@ export function buildRefundPsbt(plan: RefundPsbtPlan): Result<RefundPsbt> {
     return err(
       new AppError(
         'CONFLICT',
-        `The payment's unspent outputs hold ${total} units, short of the refund's ${plan.amountUnits} plus a fee of ${feeAlone} (${plan.feeUnitsPerVbyte} units/vB): send the refund from the wallet with its payment URI`,
+        `The unspent outputs at hand (the payment's, then the merchant's other deposits at its key) hold ${total} units, short of the refund's ${plan.amountUnits} plus a fee of ${feeAlone} (${plan.feeUnitsPerVbyte} units/vB): send the refund from the wallet with its payment URI`,
       ),
     );
   const change = total - plan.amountUnits - feeWithChange;
