@@ -14,7 +14,7 @@ function labelCells(table: HTMLTableElement): void {
 
 /**
  * Every table of the dashboard. Wide screens get a plain table (scrolling sideways inside its box if it must);
- * below 600 px each row becomes a card of "header: value" lines (styles.css `table.cards`), so a row's actions and
+ * below 600 px each row becomes a card of "header: value" lines (styles/content.css `table.cards`), so a row's actions and
  * amounts are on screen at 390 px without sideways scrolling. The labels come from the table's own `<thead>`, so a
  * page writes an ordinary table; rows added later (live updates, a reload) are labelled as they arrive.
  */
