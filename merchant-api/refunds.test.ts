@@ -347,6 +347,24 @@ describe('refunds seen on chain (the watcher that follows the chain for deposits
     expect(hooks.every((x) => x.verified)).toBe(true);
   });
 
+  it('one transfer completes one refund: two open refunds of one amount to one address take one transfer each, oldest first', async () => {
+    const customer = 'bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h';
+    const p = await paidPayment();
+    const made = async () =>
+      (await t.api(`/api/v1/payments/${p.id}/refunds`, { body: { amount_units: '2500', address: customer } })).json
+        .data;
+    const older = await made();
+    const newer = await made();
+    const first = await send(customer, 2500n);
+    await mine();
+    expect(await read(older.refund_id)).toMatchObject({ refund_status: 'confirmed', txid: first });
+    expect(await read(newer.refund_id)).toMatchObject({ refund_status: 'ready', txid: null, other_transfers: [] });
+    const second = await send(customer, 2500n);
+    await mine();
+    expect(await read(newer.refund_id)).toMatchObject({ refund_status: 'confirmed', txid: second });
+    expect((await read(older.refund_id)).txid).toBe(first);
+  });
+
   it('a cancelled refund is completed by nothing: a transfer to its address is not even recorded', async () => {
     const customer = 'bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3';
     const p = await paidPayment();

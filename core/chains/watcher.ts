@@ -163,7 +163,12 @@ export class ChainWatcher {
     if (!src.transactionAt) return null;
     const placed = new Map<string, TransactionPlace | null>();
     for (const t of await unminedRefundTransfers(this.deps.db, src.key)) {
-      if (!placed.has(t.txid)) placed.set(t.txid, await src.transactionAt(t.txid));
+      if (placed.has(t.txid)) continue;
+      const place = await src.transactionAt(t.txid);
+      // Mined in a block this watcher has not processed (or no longer holds): pooled until it has, so a reorg of that
+      // block finds the transfer in its stored blocks and rolls it back.
+      const held = place?.block ? (await this.storedHash(place.block.height)) === place.block.hash : true;
+      placed.set(t.txid, place && !held ? { block: null } : place);
     }
     return placed;
   }

@@ -12,10 +12,10 @@ import { writeRefundChange } from './change-refund.js';
 import { explorerOf, type Refund } from './refund.js';
 import { findRefund, refundsOfPayment, transfersOfRefunds } from './store.js';
 import {
-  findRefundTransfer,
   insertRefundTransfer,
   markRefundTransfersRemoved,
   refundsAt,
+  transfersAt,
   unminedRefundTransfers,
   updateRefundTransfer,
 } from './transfers.js';
@@ -45,45 +45,51 @@ export async function recordRefundTransfers(
   const refunds = await refundsAt(trx, src.network, src.mode, [...new Set(transfers.map((t) => t.to))]);
   if (refunds.length === 0) return touched;
   const seenAt = block ? block.seenAt : now;
+  // Oldest first: of two open refunds to one address, the one made first is the one a transfer completes.
+  const byAge = [...refunds].sort((x, y) => x.created_at - y.created_at);
+  const completed = new Set<string>();
   for (const t of transfers) {
-    for (const r of refunds) {
-      if (r.address !== t.to || r.asset !== t.asset) continue;
-      const existing = await findRefundTransfer(trx, r.id, src.key, t.txid, t.index);
-      if (existing) {
-        const height = block?.height ?? existing.block_height;
-        const hash = block?.hash ?? existing.block_hash;
-        if (existing.block_height === height && existing.block_hash === hash && existing.removed === 0) continue;
-        await updateRefundTransfer(trx, existing.id, {
-          block_height: height,
-          block_hash: hash,
-          removed: 0,
-          updated_at: now,
-        });
-      } else {
-        // The watcher meets each block once, in order, so a transfer met here while the refund is open came after it
-        // was made, whatever its block's time says: block times are whole seconds set by miners, and Bitcoin's rules
-        // let them run two hours off, so a refund sent a moment after it was made can carry an earlier stamp. Only a
-        // block replayed by a reorg can bring older money here: one stamped further back than any clock drift is not
-        // this refund.
-        if (block && block.seenAt + BLOCK_CLOCK_DRIFT_MS < r.created_at) continue;
-        await insertRefundTransfer(trx, {
-          id: newId('rtx'),
-          refund_id: r.id,
-          chain: src.key,
-          txid: t.txid,
-          log_index: t.index,
-          asset: t.asset,
-          amount_units: t.amountUnits.toString(),
-          exact: t.amountUnits === BigInt(r.amount_units) ? 1 : 0,
-          block_height: block?.height ?? null,
-          block_hash: block?.hash ?? null,
-          removed: 0,
-          first_seen_at: seenAt,
-          updated_at: now,
-        });
-      }
-      touched.add(r.id);
+    const here = byAge.filter((r) => r.address === t.to && r.asset === t.asset);
+    if (here.length === 0) continue;
+    // One transfer is one refund's, ever: recorded already, it moves with its block on the refund that has it.
+    const rows = await transfersAt(trx, src.key, t.txid, t.index);
+    const mine = rows.find((x) => here.some((r) => r.id === x.refund_id));
+    if (mine) {
+      const height = block?.height ?? mine.block_height;
+      const hash = block?.hash ?? mine.block_hash;
+      if (mine.block_height === height && mine.block_hash === hash && mine.removed === 0) continue;
+      await updateRefundTransfer(trx, mine.id, { block_height: height, block_hash: hash, removed: 0, updated_at: now });
+      touched.add(mine.refund_id);
+      continue;
     }
+    if (rows.some((x) => x.removed === 0)) continue;
+    // The watcher meets each block once, in order, so a transfer met here while the refund is open came after it
+    // was made, whatever its block's time says: block times are whole seconds set by miners, and Bitcoin's rules let
+    // them run two hours off, so a refund sent a moment after it was made can carry an earlier stamp. A block replayed
+    // by a reorg, or met late by a watcher catching up, can bring older money: one stamped further back than any clock
+    // drift is not this refund, and money another refund already took is not this one either (above).
+    const open = here.filter((r) => !block || block.seenAt + BLOCK_CLOCK_DRIFT_MS >= r.created_at);
+    // The exact amount goes to the oldest refund still waiting for it (not sent yet, nor given one here already).
+    const exact = open.filter((x) => t.amountUnits === BigInt(x.amount_units));
+    const r = exact.find((x) => x.status === 'ready' && !completed.has(x.id)) ?? exact[0] ?? open[0];
+    if (!r) continue;
+    if (t.amountUnits === BigInt(r.amount_units)) completed.add(r.id);
+    await insertRefundTransfer(trx, {
+      id: newId('rtx'),
+      refund_id: r.id,
+      chain: src.key,
+      txid: t.txid,
+      log_index: t.index,
+      asset: t.asset,
+      amount_units: t.amountUnits.toString(),
+      exact: t.amountUnits === BigInt(r.amount_units) ? 1 : 0,
+      block_height: block?.height ?? null,
+      block_hash: block?.hash ?? null,
+      removed: 0,
+      first_seen_at: seenAt,
+      updated_at: now,
+    });
+    touched.add(r.id);
   }
   return touched;
 }

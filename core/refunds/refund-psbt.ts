@@ -11,7 +11,7 @@ import {
   type KeyOrigin,
   type SpendableOutput,
 } from '../chains/bitcoin/psbt.js';
-import { BitcoinRpc } from '../chains/bitcoin/rpc.js';
+import { BitcoinRpc, RpcError } from '../chains/bitcoin/rpc.js';
 import { parseUtxoXpub } from '../chains/bitcoin/utxo.js';
 import { accountPath, type UtxoChain, type UtxoNet, utxoChains } from '../chains/bitcoin/utxo-params.js';
 import { keyHashAddress, outputScript } from '../chains/bitcoin/utxo-script.js';
@@ -112,7 +112,7 @@ function originOf(account: HDKey, masterFingerprint: number | null, chain: UtxoC
 const formatPath = (o: KeyOrigin) => o.path.map((n) => (n >= HARDENED ? `${n - HARDENED}'` : String(n))).join('/');
 
 /** How many of the merchant's other deposits a PSBT may look at to pay a fee its payment's outputs cannot. */
-const TOP_UP_CANDIDATES = 50;
+const TOP_UP_CANDIDATES = 200;
 
 interface Outpoint {
   txid: string;
@@ -127,7 +127,7 @@ interface Outpoint {
  * spent), with their amounts, scripts and whole previous transactions (legacy inputs are signed over it; the block
  * hash lets a node without -txindex find it).
  */
-async function spendable(rpc: BitcoinRpc, outpoints: readonly Outpoint[]) {
+async function spendable(rpc: BitcoinRpc, outpoints: readonly Outpoint[], opts: { skipUnreadable?: boolean } = {}) {
   if (outpoints.length === 0) return ok([] as (SpendableOutput & { address: string })[]);
   const outs = await rpc.batch<{ value?: unknown; scriptPubKey?: { hex?: unknown } } | null>(
     outpoints.map((o) => ({ method: 'gettxout', params: [o.txid, o.vout, true] })),
@@ -142,7 +142,11 @@ async function spendable(rpc: BitcoinRpc, outpoints: readonly Outpoint[]) {
   const found: (SpendableOutput & { address: string })[] = [];
   for (const [i, { o, out }] of unspent.entries()) {
     const raw = raws[i];
-    if (!raw?.ok) return conflict(`The node does not give the transaction ${o.txid}`);
+    if (!raw?.ok) {
+      // A top-up candidate the node cannot give (a pruned block) is left out; the payment's own output cannot be.
+      if (opts.skipUnreadable) continue;
+      return conflict(`The node does not give the transaction ${o.txid}`);
+    }
     found.push({
       txid: o.txid,
       vout: o.vout,
@@ -158,8 +162,9 @@ async function spendable(rpc: BitcoinRpc, outpoints: readonly Outpoint[]) {
 
 /**
  * The unsigned PSBT of a ready Bitcoin-family refund, spending the payment's unspent deposit outputs back to the
- * confirmed refund address, with change to the payment's change child 1/N (see below). Refused with a 409 naming why when the
- * refund is not ready, the outputs are spent or do not cover amount + fee, or the merchant's key changed since.
+ * confirmed refund address (and, when they cannot also pay the fee, another unspent deposit of the merchant's key),
+ * with change to the payment's change child 1/N (see below). Refused with a 409 naming why when the refund is not
+ * ready, the outputs are spent or do not cover amount + fee, or the merchant's key changed since.
  *
  * @example
  * await refundPsbt(db, nodeOfRegistry(chains), { merchantId, refundId }) // ok({ psbt: 'cHNidP8B...', fee_units: '1410', ... })
@@ -168,8 +173,10 @@ export async function refundPsbt(db: Kysely<Database>, nodeOf: NodeOf, q: Refund
   try {
     return await gather(db, nodeOf, q);
   } catch (e) {
-    // The node down or refusing: a 503 naming the node (the RPC client's messages never carry its URL or password).
-    if (e instanceof AppError) throw e;
+    // The node down or refusing: a 503 naming the node (the RPC client's messages, all "RPC of <node>: ...", never
+    // carry its URL or password). Anything else is our own failure and stays a 500.
+    const fromNode = e instanceof RpcError || (e instanceof Error && e.message.startsWith('RPC of '));
+    if (!fromNode) throw e;
     throw new AppError('UNAVAILABLE', `The node did not answer: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
@@ -255,9 +262,20 @@ async function gather(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest
       if (keyHashAddress(key.keyHash, chain, net) !== d.pay_address) return [];
       return [{ txid: d.txid, vout: d.log_index, blockHash: d.block_hash, key, address: d.pay_address }];
     });
-    const extra = await spendable(rpc, others);
+    const extra = await spendable(rpc, others, { skipUnreadable: true });
     if (!extra.ok) return extra;
-    for (const more of [...extra.value].sort((x, y) => (y.amountUnits > x.amountUnits ? 1 : -1))) {
+    const bySize = [...extra.value].sort((x, y) => (x.amountUnits > y.amountUnits ? 1 : -1));
+    // The smallest one deposit that pays the fee, so little change lands on a branch the wallet may not scan far;
+    // else the largest first until they do.
+    for (const one of bySize) {
+      const tried = buildRefundPsbt({ ...plan, inputs: [...inputs, one] });
+      if (tried.ok) {
+        inputs = [...inputs, one];
+        built = tried;
+        break;
+      }
+    }
+    for (const more of built.ok ? [] : bySize.reverse()) {
       inputs = [...inputs, more];
       built = buildRefundPsbt({ ...plan, inputs });
       if (built.ok) break;

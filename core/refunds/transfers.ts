@@ -39,6 +39,23 @@ export function findRefundTransfer(
     .executeTakeFirst();
 }
 
+/** Every refund's record of one transfer (any refund, removed or not): a transfer completes one refund at most. */
+export function transfersAt(
+  db: Kysely<Database>,
+  chain: string,
+  txid: string,
+  index: number,
+): Promise<RefundTransfer[]> {
+  return db
+    .selectFrom('refund_transfers')
+    .selectAll()
+    .where('chain', '=', chain)
+    .where('txid', '=', txid)
+    .where('log_index', '=', index)
+    .orderBy('first_seen_at')
+    .execute();
+}
+
 export async function insertRefundTransfer(db: Kysely<Database>, t: RefundTransfer): Promise<void> {
   await db.insertInto('refund_transfers').values(t).execute();
 }
