@@ -13,7 +13,7 @@ import { rederiveRefund } from './observe.js';
 import type { Refund } from './refund.js';
 import { unitsText } from './refundable.js';
 import { findMerchantRefund, findRefund } from './store.js';
-import { findRefundTransfer, insertRefundTransfer, updateRefundTransfer } from './transfers.js';
+import { insertRefundTransfer, transfersAt, updateRefundTransfer } from './transfers.js';
 
 /** How far a miner may set its block's time from the true time (monero's future-time limit). */
 const BLOCK_TIME_SLACK_MS = 2 * 3_600_000;
@@ -106,7 +106,7 @@ export async function proveMoneroRefund(
     const block = tx.block as { height: number; hash: string };
     // Proved before, then dropped (a reorg took its block and monerod lost it, so the watcher, which follows proved
     // transactions by txid, let it go): the same row comes back with its new block rather than a second one.
-    const earlier = await findRefundTransfer(trx, r.id, key, txid, proof.outputs[0] ?? 0);
+    const earlier = (await transfersAt(trx, key, txid, proof.outputs[0] ?? 0)).find((x) => x.refund_id === r.id);
     if (earlier) {
       await updateRefundTransfer(trx, earlier.id, {
         block_height: block.height,

@@ -22,23 +22,6 @@ export function refundsAt(
     .execute();
 }
 
-export function findRefundTransfer(
-  db: Kysely<Database>,
-  refundId: string,
-  chain: string,
-  txid: string,
-  index: number,
-): Promise<RefundTransfer | undefined> {
-  return db
-    .selectFrom('refund_transfers')
-    .selectAll()
-    .where('refund_id', '=', refundId)
-    .where('chain', '=', chain)
-    .where('txid', '=', txid)
-    .where('log_index', '=', index)
-    .executeTakeFirst();
-}
-
 /** Every refund's record of one transfer (any refund, removed or not): a transfer completes one refund at most. */
 export function transfersAt(
   db: Kysely<Database>,
