@@ -5,7 +5,18 @@
  * tsc as soon as the mismatch it marks stops being an error.
  */
 import type { balanceView } from './routes/balances/balances.js';
-import type { AssetOption, Balance, Delivery, Me, Overview, PaymentDetail, PaymentRow } from './view-types.js';
+import type {
+  AssetOption,
+  Balance,
+  Delivery,
+  LinkDetail,
+  MailEntry,
+  Me,
+  Overview,
+  PaymentDetail,
+  PaymentRow,
+  Settings,
+} from './view-types.js';
 import type { paymentRowView } from './views.js';
 
 // The named type is the builder's answer, both ways.
@@ -36,3 +47,12 @@ export const code: Delivery['attempts'][number]['response_code'] = '200';
 // The payment's page reads its decimals and the refunds' send QR from the same answer.
 export const decimals: number = detail.payment.decimals;
 export const sendQr: string | null = detail.refunds[0]?.send_qr ?? null;
+
+// @ts-expect-error a link's paid total arrives as a JSON number (its schema's type), never a string
+export const paidTotal: LinkDetail['link']['totals'][number]['paid_amount'] = '1.5';
+
+// @ts-expect-error Settings' Monero wallet never carries the view key
+export const viewKey = ({} as NonNullable<Settings['monero']>).view_key;
+
+// @ts-expect-error the mail log's attempts carry the relay's code as a number or null
+export const mailCode: MailEntry['attempt_log'][number]['code'] = '250';

@@ -3,10 +3,25 @@
  * type of the function that builds the answer, so a field renamed or dropped here fails `tsc` where the page reads
  * it (dashboard-api/view-types.test-d.ts proves it). Types only: nothing here reaches the browser bundle.
  */
+import type { z } from 'zod';
+import type { reusableLinkDetailSchema, reusableLinkSchema } from '../api-kit/link-view-schemas.js';
+import type { mailView } from './mail-view.js';
 import type { MeView } from './me.js';
+import type { linkDetailAnswer } from './routes/links/get-link.js';
+import type { mailLogView } from './routes/mail/list-mails.js';
+import type { mailSettingsAnswer } from './routes/mail/mail-settings.js';
+import type { testMailView } from './routes/mail/send-test-mail.js';
+import type { notifyPrefsView } from './routes/notifications/notification-prefs.js';
 import type { PaymentDetail } from './routes/payments/get-payment.js';
+import type { createdMerchantView } from './routes/settings/create-merchant.js';
+import type { networkView } from './routes/settings/networks.js';
+import type { keyPreviewView } from './routes/settings/preview-xpub.js';
+import type { firstAddresses, settingsView } from './routes/settings/read-settings.js';
+import type { invitedView } from './routes/users/invite-user.js';
+import type { memberView } from './routes/users/list-users.js';
 import type { DashDelivery } from './views.js';
 
+export type { IssuedClaim as ClaimLink } from '../core/refunds/claim-link.js';
 export type { MeView as Me } from './me.js';
 export type { AuditEntries } from './routes/audit/list-audit.js';
 export type { Balance } from './routes/balances/balances.js';
@@ -29,3 +44,27 @@ export type MerchantRef = MeView['merchants'][number];
 export type Attempt = DashDelivery['attempts'][number];
 /** A refund as the payment's page lists it, with its send QR. */
 export type PaymentRefund = PaymentDetail['refunds'][number];
+
+/** The mail log and one mail of it (with its plain-text body when read alone). */
+export type MailLog = ReturnType<typeof mailLogView>;
+export type MailEntry = ReturnType<typeof mailView>;
+export type MailSettings = ReturnType<typeof mailSettingsAnswer>;
+export type TestMail = ReturnType<typeof testMailView>;
+export type NotifyPrefs = ReturnType<typeof notifyPrefsView>;
+export type Member = ReturnType<typeof memberView>;
+export type Invited = ReturnType<typeof invitedView>;
+
+/** The settings page's data, its parts, and the answers of its forms. */
+export type Settings = Awaited<ReturnType<typeof settingsView>>;
+export type UtxoKey = Settings['utxo_keys'][number];
+export type Derived = ReturnType<typeof firstAddresses>[number];
+export type KeyPreview = ReturnType<typeof keyPreviewView>;
+export type NewStore = ReturnType<typeof createdMerchantView>;
+export type Network = Awaited<ReturnType<typeof networkView>>;
+
+/** A reusable link as sent: its response schema's type (the exact amounts arrive as JSON numbers). */
+export type ReusableLink = z.infer<typeof reusableLinkSchema>;
+/** A link's page: the link with totals (its schema's type) and its payments as the builder makes them. */
+export type LinkDetail = Omit<Awaited<ReturnType<typeof linkDetailAnswer>>, 'link'> & {
+  link: z.infer<typeof reusableLinkDetailSchema>;
+};

@@ -1,11 +1,11 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import type { LinkDetail, ReusableLink } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { money, when } from '../format.js';
 import { onPayment } from '../live.js';
 import { pagePath } from '../router.js';
 import { membership } from '../session.js';
-import type { PaymentRow } from '../types.js';
 import { DataTable } from '../ui/data-table.js';
 import { HostedUrl } from '../ui/hosted-url.js';
 import { Link } from '../ui/link.js';
@@ -14,30 +14,6 @@ import { PageTitle } from '../ui/page.js';
 import { Status } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { useSubmit } from '../ui/use-submit.js';
-
-/** A reusable link as the dashboard API shows it (api-kit/link-views.ts). */
-interface ReusableLink {
-  id: string;
-  name: string;
-  url: string;
-  status: 'active' | 'inactive' | 'ended' | 'limit_reached';
-  active: boolean;
-  amount_type: 'fixed' | 'customer';
-  amount: number | null;
-  min_amount: number | null;
-  max_amount: number | null;
-  price_currency: string;
-  currencies: string[] | null;
-  max_payments: number | null;
-  ends_at: string | null;
-}
-interface LinkDetail {
-  link: ReusableLink & {
-    qr_code_url: string;
-    totals: { price_currency: string; payments: number; paid_payments: number; paid_amount: number }[];
-  };
-  payments: PaymentRow[];
-}
 
 const statusWords: Record<ReusableLink['status'], string> = {
   active: 'active',

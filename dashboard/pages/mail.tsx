@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import type { MailEntry, MailLog, MailSettings, TestMail } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { when } from '../format.js';
 import { location, pagePath } from '../router.js';
@@ -9,39 +10,6 @@ import { PageTitle } from '../ui/page.js';
 import { Status } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { useSave } from '../ui/use-save.js';
-
-interface MailSettings {
-  relay: boolean;
-  sender_name: string | null;
-  reply_to: string | null;
-  receipts: boolean;
-  underpaid: boolean;
-  expired_partly_paid: boolean;
-}
-
-interface MailAttempt {
-  attempt_no: number;
-  started_at: string;
-  duration_ms: number;
-  code: number | null;
-  response: string | null;
-}
-
-interface Mail {
-  id: string;
-  kind: string;
-  to: string;
-  subject: string;
-  status: string;
-  attempts: number;
-  last_code: number | null;
-  last_response: string | null;
-  next_attempt_at: string | null;
-  created_at: string;
-  sent_at: string | null;
-  attempt_log: MailAttempt[];
-  text?: string | null;
-}
 
 const TOGGLES = [
   ['receipts', 'Receipt when a payment is finished'],
@@ -59,7 +27,7 @@ export function MailPage({ merchantId }: { merchantId: string }) {
   const status = location.value.query.get('status') ?? '';
   const settings = useLoad(() => api<MailSettings>(m(merchantId, '/mail-settings')), [merchantId]);
   const log = useLoad(
-    () => api<{ relay: boolean; mails: Mail[] }>(m(merchantId, `/mails?limit=50${status ? `&status=${status}` : ''}`)),
+    () => api<MailLog>(m(merchantId, `/mails?limit=50${status ? `&status=${status}` : ''}`)),
     [merchantId, status],
   );
   const { notice, fields, save: saved } = useSave();
@@ -84,7 +52,7 @@ export function MailPage({ merchantId }: { merchantId: string }) {
   const sendTest = async () => {
     notice.value = null;
     try {
-      const r = await api<{ mail_id: string; relay: boolean }>(m(merchantId, '/mail-settings/test'), { body: {} });
+      const r = await api<TestMail>(m(merchantId, '/mail-settings/test'), { body: {} });
       notice.value = {
         kind: 'ok',
         text: r.relay
@@ -175,7 +143,7 @@ export function MailPage({ merchantId }: { merchantId: string }) {
 }
 
 /** Each mail: recipient, subject, status, and every attempt with the relay's answer; its text on demand. */
-function MailList({ merchantId, mails }: { merchantId: string; mails: Mail[] }) {
+function MailList({ merchantId, mails }: { merchantId: string; mails: MailEntry[] }) {
   if (mails.length === 0) return <p>No mail yet.</p>;
   return (
     <ul class="deliveries">
@@ -232,7 +200,7 @@ function MailText({ merchantId, id, to }: { merchantId: string; id: string; to: 
   const open = async () => {
     error.value = '';
     try {
-      text.value = (await api<Mail>(m(merchantId, `/mails/${encodeURIComponent(id)}`))).text ?? '';
+      text.value = (await api<MailEntry>(m(merchantId, `/mails/${encodeURIComponent(id)}`))).text ?? '';
     } catch (x) {
       error.value = x instanceof ApiError ? x.message : String(x);
     }

@@ -1,15 +1,9 @@
+import type { NotifyPrefs } from '../../dashboard-api/view-types.js';
 import { api } from '../api.js';
 import { FieldError, Notice } from '../ui/notice.js';
 import { PageTitle } from '../ui/page.js';
 import { useLoad } from '../ui/use-load.js';
 import { useSave } from '../ui/use-save.js';
-
-interface NotifyPrefs {
-  merchant_id: string;
-  events: string[];
-  delivery: 'immediate' | 'digest';
-  digest_hour_utc: number;
-}
 
 /** The events a member can be mailed about, as core/notifications/prefs.ts lists them. */
 const EVENTS = [

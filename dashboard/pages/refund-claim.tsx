@@ -1,33 +1,20 @@
 import { signal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
+import type { ClaimLink, PaymentRefund } from '../../dashboard-api/view-types.js';
 import { api, m } from '../api.js';
 import { when } from '../format.js';
 import { ConfirmButton } from '../ui/confirm.js';
 import { CopyButton } from '../ui/copy.js';
 
-/** A claim link as the service shows it once, when it is made (it keeps only the token's hash). */
-interface MadeLink {
-  url: string;
-  expires_at: string;
-  emailed: boolean;
-}
-
-/** The parts of a refund row the claim step reads (core/refunds/refund.ts `refundView`). */
-export interface ClaimRow {
-  refund_id: string;
-  refund_status: string;
-  address: string | null;
-  address_source?: 'merchant' | 'customer' | null;
-  address_confirmed: boolean;
-  claim_link_expires_at?: string | null;
-}
-
-/** Links made while this page is open, by refund id: after a reload they are gone, as the service shows them once. */
-const madeLinks = signal<Record<string, MadeLink>>({});
+/**
+ * Claim links made while this page is open, by refund id: the service shows a link once, when it is made (it keeps
+ * only the token's hash), so after a reload they are gone.
+ */
+const madeLinks = signal<Record<string, ClaimLink>>({});
 
 /** Keeps the claim link of an answer (a new refund, a new link) to show it for copying. */
 export function rememberClaimLink(answer: unknown): void {
-  const a = answer as { refund_id?: string; claim_link?: MadeLink | null } | undefined;
+  const a = answer as { refund_id?: string; claim_link?: ClaimLink | null } | undefined;
   if (a?.refund_id && a.claim_link) madeLinks.value = { ...madeLinks.value, [a.refund_id]: a.claim_link };
 }
 
@@ -61,7 +48,7 @@ export function claimLinkBody(f: FormData): { claim_link?: { expires_in_hours?: 
  */
 export function RefundClaim(props: {
   merchantId: string;
-  refund: ClaimRow;
+  refund: PaymentRefund;
   owner: boolean;
   act: (work: () => Promise<unknown>, done: string) => Promise<void>;
 }) {

@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import type { Invited, Member } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { when } from '../format.js';
 import { membership } from '../session.js';
@@ -9,15 +10,6 @@ import { PageTitle } from '../ui/page.js';
 import { SecretOnce } from '../ui/secret-once.js';
 import { useLoad } from '../ui/use-load.js';
 import { RequireTwoFactor, TwoFactorSection } from './two-factor.js';
-
-interface Member {
-  user_id: string;
-  email: string;
-  role: 'owner' | 'viewer' | 'cashier';
-  you: boolean;
-  password_set: boolean;
-  last_sign_in_at: string | null;
-}
 
 type Note = { kind: 'ok' | 'error'; text: string } | null;
 
@@ -145,7 +137,7 @@ export function UsersPage({ merchantId }: { merchantId: string }) {
             note.value = null;
             fields.value = {};
             try {
-              const r = await api<{ email: string; invite_url: string | null }>(m(merchantId, '/users'), {
+              const r = await api<Invited>(m(merchantId, '/users'), {
                 body: { email: String(f.get('email')), role: String(f.get('role')) },
               });
               form.reset();

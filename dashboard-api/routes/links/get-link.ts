@@ -18,25 +18,27 @@ const linkPaymentsQuerySchema = z.strictObject({
   cursor: z.string().max(200).optional(),
 });
 
+/** A link with its totals and QR code, and a page of its payments (newest first). */
+export async function linkDetailAnswer(x: DashCtx, link: PaymentLink, page: z.infer<typeof linkPaymentsQuerySchema>) {
+  const { status } = await withStatus(x.deps, link);
+  const payments = await listLinkPayments(x.deps.db, link.id, page);
+  return {
+    link: linkDetailView(link, status, x.deps.settings.publicUrl, await linkTotals(x.deps, link.id)),
+    payments: payments.payments.map(paymentRowView),
+    next_cursor: payments.nextCursor,
+  };
+}
+
 /**
  * GET /merchants/{id}/links/{link_id}: a link with its totals, a QR code of its URL for print, and a page of its
  * payments (newest first); PATCH (owner): a change, as PATCH /api/v1/links/{link_id}. Another merchant's link is 404.
  */
 export function registerGetLink(app: Hono<DashEnv>, x: DashCtx): void {
-  const detail = async (link: PaymentLink, page: z.infer<typeof linkPaymentsQuerySchema>) => {
-    const { status } = await withStatus(x.deps, link);
-    const payments = await listLinkPayments(x.deps.db, link.id, page);
-    return {
-      link: linkDetailView(link, status, x.deps.settings.publicUrl, await linkTotals(x.deps, link.id)),
-      payments: payments.payments.map(paymentRowView),
-      next_cursor: payments.nextCursor,
-    };
-  };
   app.get('/merchants/:merchant_id/links/:link_id', async (c) => {
     const q = readQuery(c, linkPaymentsQuerySchema);
     const link = await findMerchantLink(x.deps.db, c.get('merchant').id, idParam(c, 'link_id', 'Payment link'));
     if (!link) throw notFound('Payment link');
-    return ok(c, await detail(link, q));
+    return ok(c, await linkDetailAnswer(x, link, q));
   });
   app.patch('/merchants/:merchant_id/links/:link_id', async (c) => {
     const id = idParam(c, 'link_id', 'Payment link');
@@ -47,6 +49,6 @@ export function registerGetLink(app: Hono<DashEnv>, x: DashCtx): void {
       (trx) => changeLink({ ...x.deps, db: trx }, c.get('merchant'), id, (t) => termsWithUpdate(t, data)),
       (l) => ({ action: 'link.update', target: l.id, details: { changed: Object.keys(data), active: l.active === 1 } }),
     );
-    return ok(c, await detail(link, { limit: 50 }), 'Link updated');
+    return ok(c, await linkDetailAnswer(x, link, { limit: 50 }), 'Link updated');
   });
 }

@@ -18,6 +18,11 @@ export function requireOwnerRead(c: { get(k: 'role'): string }): void {
   if (c.get('role') !== 'owner') throw new AppError('FORBIDDEN', 'Only owners read the mail log');
 }
 
+/** A page of the mail log, and whether a relay is configured (without one, mail waits here). */
+export function mailLogView(relay: boolean, page: Awaited<ReturnType<typeof listMails>>) {
+  return { relay, mails: page.mails.map((m) => mailView(m, m.attempt_log)), next_cursor: page.nextCursor };
+}
+
 /**
  * GET /merchants/{id}/mails (owner): the merchant's mail log, newest first, each mail with every attempt's answer
  * from the relay; `relay` says whether an SMTP relay is configured at all (without one, mail waits here).
@@ -26,11 +31,6 @@ export function registerListMails(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/mails', async (c) => {
     requireOwnerRead(c);
     const q = readQuery(c, listMailsQuerySchema);
-    const page = await listMails(x.deps.db, c.get('merchant').id, q);
-    return ok(c, {
-      relay: x.deps.mail.relay,
-      mails: page.mails.map((m) => mailView(m, m.attempt_log)),
-      next_cursor: page.nextCursor,
-    });
+    return ok(c, mailLogView(x.deps.mail.relay, await listMails(x.deps.db, c.get('merchant').id, q)));
   });
 }

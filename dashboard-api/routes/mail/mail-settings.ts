@@ -36,6 +36,11 @@ export function mailSettingsView(s: MailSettings) {
   };
 }
 
+/** The merchant's mail settings, and whether a relay is configured to send them at all. */
+export function mailSettingsAnswer(relay: boolean, s: MailSettings) {
+  return { relay, ...mailSettingsView(s) };
+}
+
 /**
  * GET and PUT /merchants/{id}/mail-settings (owner): the sender name and reply-to of customer mails (the From
  * address stays the operator's MAIL_FROM, so the relay's SPF and DKIM still match), and which customer mails go
@@ -44,10 +49,7 @@ export function mailSettingsView(s: MailSettings) {
 export function registerMailSettings(app: Hono<DashEnv>, x: DashCtx): void {
   app.get('/merchants/:merchant_id/mail-settings', async (c) => {
     requireOwnerRead(c);
-    return ok(c, {
-      relay: x.deps.mail.relay,
-      ...mailSettingsView(await getMailSettings(x.deps.db, c.get('merchant').id)),
-    });
+    return ok(c, mailSettingsAnswer(x.deps.mail.relay, await getMailSettings(x.deps.db, c.get('merchant').id)));
   });
   app.put('/merchants/:merchant_id/mail-settings', async (c) => {
     const { data } = await readJson(c, mailSettingsSchema, x.deps.limits.bodyBytes);
@@ -64,6 +66,6 @@ export function registerMailSettings(app: Hono<DashEnv>, x: DashCtx): void {
       (trx) => saveMailSettings(trx, c.get('merchant').id, s, x.deps.clock.now()),
       () => ({ action: 'mail.settings', details: mailSettingsView(s) }),
     );
-    return ok(c, { relay: x.deps.mail.relay, ...mailSettingsView(s) }, 'Mail settings saved');
+    return ok(c, mailSettingsAnswer(x.deps.mail.relay, s), 'Mail settings saved');
   });
 }

@@ -5,6 +5,9 @@ import { renderMail } from '../../../core/mail/render.js';
 import { audited } from '../../audit.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 
+/** The queued test mail to follow in the log, and whether a relay will send it. */
+export const testMailView = (mailId: string | null, relay: boolean) => ({ mail_id: mailId, relay });
+
 /**
  * POST /merchants/{id}/mail-settings/test (owner): "Send a test e-mail" to the signed-in owner's own address, in the
  * merchant's sender name and reply-to, through the outbox like every mail; the answer names the mail to follow in
@@ -31,7 +34,7 @@ export function registerSendTestMail(app: Hono<DashEnv>, x: DashCtx): void {
     x.deps.mail.wake();
     return ok(
       c,
-      { mail_id: id, relay: x.deps.mail.relay },
+      testMailView(id, x.deps.mail.relay),
       x.deps.mail.relay
         ? `Test e-mail queued to ${to}: its answer from the relay shows in the mail log`
         : `No SMTP relay is configured: the test e-mail waits in the mail log`,

@@ -21,7 +21,8 @@ export const notificationPrefsSchema = z.strictObject({
   delivery: z.enum(notifyDeliveries, { message: `Must be one of ${notifyDeliveries.join(', ')}` }),
 });
 
-const view = (merchantId: string, p: NotifyPrefs, digestHour = 7) => ({
+/** A member's notification choices for one merchant, and the hour (UTC) its daily digest goes out. */
+export const notifyPrefsView = (merchantId: string, p: NotifyPrefs, digestHour = 7) => ({
   merchant_id: merchantId,
   events: p.events,
   delivery: p.delivery,
@@ -52,7 +53,7 @@ export function registerNotificationPrefs(app: Hono<DashEnv>, x: DashCtx): void 
     const merchantId = idParam(c, 'merchant_id', 'Merchant');
     const userId = c.get('signedIn').userId;
     await member(userId, merchantId);
-    return ok(c, view(merchantId, await getNotifyPrefs(x.deps.db, userId, merchantId), digestHour));
+    return ok(c, notifyPrefsView(merchantId, await getNotifyPrefs(x.deps.db, userId, merchantId), digestHour));
   });
   app.put('/account/notifications/:merchant_id', async (c) => {
     const merchantId = idParam(c, 'merchant_id', 'Merchant');
@@ -61,6 +62,6 @@ export function registerNotificationPrefs(app: Hono<DashEnv>, x: DashCtx): void 
     const { data } = await readJson(c, notificationPrefsSchema, x.deps.limits.bodyBytes);
     const prefs: NotifyPrefs = { events: [...new Set(data.events)], delivery: data.delivery };
     await saveNotifyPrefs(x.deps.db, userId, merchantId, prefs, x.deps.clock.now());
-    return ok(c, view(merchantId, prefs, digestHour), 'Notification choices saved');
+    return ok(c, notifyPrefsView(merchantId, prefs, digestHour), 'Notification choices saved');
   });
 }

@@ -13,6 +13,21 @@ export const createMerchantSchema = z.strictObject({
   mode: z.enum(['test', 'live'], { error: 'Must be test or live' }),
 });
 
+/** A new store and its keys and webhook secret, shown this once (stored hashed). */
+export function createdMerchantView(
+  created: Awaited<ReturnType<typeof createMerchant>>,
+  data: z.infer<typeof createMerchantSchema>,
+) {
+  return {
+    merchant_id: created.merchant_id,
+    name: data.name,
+    mode: data.mode,
+    secret_key: created.secret_key,
+    public_key: created.public_key,
+    webhook_secret: created.webhook_secret,
+  };
+}
+
 /**
  * POST /merchants (an owner of any merchant): another store, as `admin merchant create` makes it, with the signed-in
  * user as its owner. Its keys and webhook secret are in this answer only (stored hashed, as the CLI's); the entry in
@@ -45,18 +60,6 @@ export function registerCreateMerchant(app: Hono<DashEnv>, x: DashCtx): void {
         details: { name: data.name, mode: data.mode },
       }),
     );
-    return ok(
-      c,
-      {
-        merchant_id: created.merchant_id,
-        name: data.name,
-        mode: data.mode,
-        secret_key: created.secret_key,
-        public_key: created.public_key,
-        webhook_secret: created.webhook_secret,
-      },
-      'Merchant created: save its keys now, they are shown once',
-      201,
-    );
+    return ok(c, createdMerchantView(created, data), 'Merchant created: save its keys now, they are shown once', 201);
   });
 }

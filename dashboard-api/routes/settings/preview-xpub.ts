@@ -2,7 +2,8 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../../api-kit/body.js';
 import { ok } from '../../../api-kit/envelope.js';
-import { keyChains, keyPath, parseKey } from '../../../core/addresses/xpubs.js';
+import { type KeyChain, keyChains, keyPath, parseKey } from '../../../core/addresses/xpubs.js';
+import type { KeyNet } from '../../../core/chains/families.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 import { firstAddresses, keyNet } from './read-settings.js';
 
@@ -11,6 +12,11 @@ export const xpubSchema = z.strictObject({
   /** What the key serves: every EVM network, or one Bitcoin-family chain (as `admin xpub set --chain`). */
   chain: z.enum(keyChains, { error: `Must be one of ${keyChains.join(', ')}` }).default('evm'),
 });
+
+/** A pasted key as it was read, with its account path and the first three addresses it gives. */
+export function keyPreviewView(chain: KeyChain, net: KeyNet, xpub: string, depth: number) {
+  return { family: chain, xpub, depth, path: keyPath(chain, net), addresses: firstAddresses(xpub, chain, net) };
+}
 
 /**
  * POST /merchants/{id}/xpub/preview (owner): the first three addresses a key gives, before anything is saved, so
@@ -24,12 +30,6 @@ export function registerPreviewXpub(app: Hono<DashEnv>, x: DashCtx): void {
     const parsed = parseKey(data.chain, net, data.xpub);
     if (!parsed.ok) throw parsed.error;
     const { xpub, depth } = parsed.value;
-    return ok(c, {
-      family: data.chain,
-      xpub,
-      depth,
-      path: keyPath(data.chain, net),
-      addresses: firstAddresses(xpub, data.chain, net),
-    });
+    return ok(c, keyPreviewView(data.chain, net, xpub, depth));
   });
 }

@@ -3,7 +3,7 @@ import { ok } from '../../../api-kit/envelope.js';
 import { getXpub, type KeyChain, keyAddressAt, keyPath } from '../../../core/addresses/xpubs.js';
 import { accountKeys, type KeyNet, viewKeys } from '../../../core/chains/families.js';
 import { getPayout } from '../../../core/forwarders/payouts.js';
-import { allowedOrigins } from '../../../core/merchants/merchants.js';
+import { allowedOrigins, type Merchant } from '../../../core/merchants/merchants.js';
 import { fiatCodes } from '../../../core/money/fiat.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 import { forwarderNetworks } from '../../forwarder-networks.js';
@@ -36,43 +36,41 @@ async function utxoKeyView(x: DashCtx, merchantId: string, chain: KeyChain) {
 }
 
 /**
- * GET /merchants/{id}/settings: shop name, mode, the drop-in's allowed origins, and the registered EVM xpub with its
+ * The settings page's data: shop name, mode, the drop-in's allowed origins, and the registered EVM xpub with its
  * first addresses and the next payment's index (its own counter), the same for each Bitcoin-family chain; the EVM payout
  * address and the networks where it wins over the xpub (those with a forwarder factory).
  */
+export async function settingsView(x: DashCtx, m: Merchant) {
+  const [key, payout, monero, utxoKeys] = await Promise.all([
+    getXpub(x.deps.db, m.id, 'evm'),
+    getPayout(x.deps.db, m.id, 'evm'),
+    viewKeys.read(x.deps.db, m.id),
+    Promise.all(accountKeys.filter((k) => k.perNetwork).map((k) => utxoKeyView(x, m.id, k.chain))),
+  ]);
+  return {
+    merchant_id: m.id,
+    sub_partner_id: m.sub_partner_id,
+    name: m.name,
+    mode: m.mode,
+    allowed_origins: allowedOrigins(m),
+    default_currency: m.default_currency,
+    // The list the settings form offers (core/money/fiat.ts).
+    price_currencies: fiatCodes,
+    xpub: key
+      ? { family: 'evm' as const, xpub: key.xpub, addresses: firstAddresses(key.xpub), next_index: key.nextIndex }
+      : null,
+    // Bitcoin, Litecoin and Dogecoin: one account key each (the admin CLI's `xpub set --chain`).
+    utxo_keys: utxoKeys,
+    payout: payout ? { chain: 'evm' as const, address: payout } : null,
+    // The view key is a secret: never sent back, only what the merchant checks against the wallet.
+    monero: monero
+      ? { address: monero.address, first_subaddress: monero.addressAt(1), next_index: monero.nextIndex }
+      : null,
+    forwarder_networks: forwarderNetworks(x.deps).map((n) => n.config.network),
+  };
+}
+
+/** GET /merchants/{id}/settings: the settings page's data (settingsView). */
 export function registerReadSettings(app: Hono<DashEnv>, x: DashCtx): void {
-  app.get('/merchants/:merchant_id/settings', async (c) => {
-    const m = c.get('merchant');
-    const [key, payout, monero, utxoKeys] = await Promise.all([
-      getXpub(x.deps.db, m.id, 'evm'),
-      getPayout(x.deps.db, m.id, 'evm'),
-      viewKeys.read(x.deps.db, m.id),
-      Promise.all(accountKeys.filter((k) => k.perNetwork).map((k) => utxoKeyView(x, m.id, k.chain))),
-    ]);
-    return ok(c, {
-      merchant_id: m.id,
-      sub_partner_id: m.sub_partner_id,
-      name: m.name,
-      mode: m.mode,
-      allowed_origins: allowedOrigins(m),
-      default_currency: m.default_currency,
-      // The list the settings form offers (core/money/fiat.ts).
-      price_currencies: fiatCodes,
-      xpub: key
-        ? { family: 'evm', xpub: key.xpub, addresses: firstAddresses(key.xpub), next_index: key.nextIndex }
-        : null,
-      // Bitcoin, Litecoin and Dogecoin: one account key each (the admin CLI's `xpub set --chain`).
-      utxo_keys: utxoKeys,
-      payout: payout ? { chain: 'evm', address: payout } : null,
-      // The view key is a secret: never sent back, only what the merchant checks against the wallet.
-      monero: monero
-        ? {
-            address: monero.address,
-            first_subaddress: monero.addressAt(1),
-            next_index: monero.nextIndex,
-          }
-        : null,
-      forwarder_networks: forwarderNetworks(x.deps).map((n) => n.config.network),
-    });
-  });
+  app.get('/merchants/:merchant_id/settings', async (c) => ok(c, await settingsView(x, c.get('merchant'))));
 }

@@ -6,13 +6,18 @@ import { emailSchema } from '../../../api-kit/schemas.js';
 import { invitationMail, setPasswordUrl } from '../../../core/mail/account-mails.js';
 import { enqueueMail } from '../../../core/mail/outbox.js';
 import { addUser } from '../../../core/users/accounts.js';
-import { roles } from '../../../core/users/memberships.js';
+import { type Role, roles } from '../../../core/users/memberships.js';
 import { PASSWORD_LINK_TTL_MS } from '../../../core/users/password-tokens.js';
 import { audited } from '../../audit.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 
 export const roleSchema = z.enum(roles, { error: 'Must be owner, viewer or cashier' });
 export const inviteUserSchema = z.strictObject({ email: emailSchema, role: roleSchema });
+
+/** Who was given a role, and their one-time link to set a password (a new person only; shown this once). */
+export function invitedView(r: { user: { id: string; email: string }; role: Role }, inviteUrl: string | null) {
+  return { user_id: r.user.id, email: r.user.email, role: r.role, invite_url: inviteUrl };
+}
 
 /**
  * POST /merchants/{id}/users (owner): gives an e-mail address a role here. A new person gets a one-time link to set
@@ -63,7 +68,7 @@ export function registerInviteUser(app: Hono<DashEnv>, x: DashCtx): void {
     const inviteUrl = r.passwordToken ? setPasswordUrl(x.deps.settings.publicUrl, r.passwordToken) : null;
     return ok(
       c,
-      { user_id: r.user.id, email: r.user.email, role: r.role, invite_url: inviteUrl },
+      invitedView(r, inviteUrl),
       inviteUrl
         ? 'User invited: the link was mailed to them (and is shown here once)'
         : 'Role given: they sign in as before',

@@ -1,7 +1,8 @@
 import { useSignal } from '@preact/signals';
+import type { KeyPreview } from '../../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../../api.js';
 import { FieldError, Notice } from '../../ui/notice.js';
-import { CHAIN_WORDS, type Derived, type Settings, type UtxoKey } from './types.js';
+import { chainWords, type Derived, type Settings, type UtxoKey } from './types.js';
 
 function Addresses({ list }: { list: Derived[] }) {
   return (
@@ -13,13 +14,6 @@ function Addresses({ list }: { list: Derived[] }) {
       ))}
     </ol>
   );
-}
-
-interface KeyPreview {
-  xpub: string;
-  depth: number;
-  path: string;
-  addresses: Derived[];
 }
 
 /**
@@ -45,7 +39,7 @@ export function KeySection({
   const preview = useSignal<KeyPreview | null>(null);
   const errors = useSignal<string[] | undefined>(undefined);
   const saved = useSignal('');
-  const words = chain === 'evm' ? null : CHAIN_WORDS[chain];
+  const words = chain === 'evm' ? null : chainWords(chain);
   // The EVM form keeps the ids it always had (its hooks in browser runs).
   const id = chain === 'evm' ? 'xpub' : `key-${chain}`;
   const check = async (e: Event) => {
@@ -154,7 +148,7 @@ export function KeysSection({
       />
       {s.utxo_keys.map((k) => (
         <section key={k.chain} aria-labelledby={`key-${k.chain}-h`}>
-          <h3 id={`key-${k.chain}-h`}>{CHAIN_WORDS[k.chain].name}</h3>
+          <h3 id={`key-${k.chain}-h`}>{chainWords(k.chain).name}</h3>
           <KeySection
             merchantId={merchantId}
             chain={k.chain}

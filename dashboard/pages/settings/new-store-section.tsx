@@ -1,16 +1,8 @@
 import { useSignal } from '@preact/signals';
+import type { NewStore } from '../../../dashboard-api/view-types.js';
 import { ApiError, api } from '../../api.js';
 import { loadMe } from '../../session.js';
 import { FieldError, Notice } from '../../ui/notice.js';
-
-interface NewStore {
-  merchant_id: string;
-  name: string;
-  mode: 'test' | 'live';
-  secret_key: string;
-  public_key: string;
-  webhook_secret: string;
-}
 
 /**
  * Another store (merchant), as `admin merchant create` makes it, owned by the signed-in owner: its keys and webhook
