@@ -1,7 +1,7 @@
 import type { KeyNet } from '../core/chains/families.js';
+import type { Sweeper } from '../core/chains/family.js';
 import type { ChainWatchers } from '../core/chains/watchers.js';
 import type { CoreDeps } from '../core/deps.js';
-import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 import type { WebhookDispatcher } from '../core/webhooks/dispatcher.js';
 import type { ClientAddress } from './client-address.js';
 
@@ -26,7 +26,7 @@ export interface ApiDeps extends CoreDeps {
    */
   mail: { wake(): void; relay: boolean };
   /** The forwarder sweeper of each EVM network with a factory (its status, what a wallet sweep sends). */
-  sweepers: readonly ForwarderSweeper[];
+  sweepers: readonly Sweeper[];
   /**
    * The network of a Bitcoin-family chain's configured node (CHAINS_CONFIG), which a pasted key and its addresses are
    * read for, as the admin CLI does; null when the chain has no node configured (then mainnet).

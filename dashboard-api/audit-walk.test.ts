@@ -23,7 +23,7 @@ const NOT_CHANGES = new Map([
   ['POST /merchants/:merchant_id/forwarders/sweep-transaction', "builds the wallet's transaction; nothing is written"],
   [
     'POST /merchants/:merchant_id/refunds/:refund_id/monero-proof',
-    'audited as refund.prove, but it needs a monerod: core/refunds/monero-proof-live.test.ts checks its audit entry',
+    'audited as refund.prove, but it needs a monerod: core/chains/monero/refund-proof-live.test.ts checks its audit entry',
   ],
   ['POST /password-reset', 'asks for a reset mail; the password changes only at POST /password (audited)'],
   [

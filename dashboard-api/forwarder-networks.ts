@@ -1,10 +1,10 @@
 import type { ApiDeps } from '../api-kit/deps.js';
 import type { ChainsConfig } from '../core/chains/chains-config.js';
-import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
+import type { Sweeper } from '../core/chains/family.js';
 
 /** An EVM network with a forwarder factory: its sweeper and its configuration (rpcUrl stays on the server). */
 export interface ForwarderNetwork {
-  sweeper: ForwarderSweeper;
+  sweeper: Sweeper;
   config: ChainsConfig['evm'][number];
 }
 

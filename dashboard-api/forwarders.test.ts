@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { decodeFunctionData, getAddress, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwarderFactoryAbi } from '../contracts/build/forwarders.js';
+import { forwarderAddress, forwarderSalt } from '../core/chains/evm/forwarders/address.js';
 import {
   ANVIL_CHAIN_ID,
   ANVIL_FUNDED,
@@ -14,7 +15,6 @@ import {
   startAnvil,
 } from '../core/chains/evm/testing/anvil.js';
 import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
-import { forwarderAddress, forwarderSalt } from '../core/forwarders/address.js';
 import { createMerchant } from '../core/merchants/merchants.js';
 import { startTestService, type TestService } from '../server/testing/harness.js';
 import { type DashClient, userOf } from './testing/client.js';

@@ -1,8 +1,8 @@
 import { type Address, erc20Abi, getAddress, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { forwarderAddress, forwarderSalt } from '../core/chains/evm/forwarders/address.js';
 import { ANVIL_FUNDED } from '../core/chains/evm/testing/anvil.js';
 import { checksumTypo } from '../core/chains/evm/testing/checksum-typo.js';
-import { forwarderAddress, forwarderSalt } from '../core/forwarders/address.js';
 import { setPayout } from '../core/forwarders/payouts.js';
 import { addUser } from '../core/users/accounts.js';
 import { expectAccessible, OWNER, PASSWORD, signIn } from './dashboard-fixtures.js';

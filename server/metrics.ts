@@ -2,10 +2,10 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Sweeper } from '../core/chains/family.js';
 import type { ChainWatchers } from '../core/chains/watchers.js';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import type { ForwarderSweeper } from '../core/forwarders/sweeper.js';
 import { mailBacklog } from '../core/mail/leases.js';
 import type { SendOutcome } from '../core/mail/transport.js';
 import type { PaymentChanges } from '../core/payments/changes.js';
@@ -33,7 +33,7 @@ export function createMetrics(deps: {
   clock: Clock;
   changes: PaymentChanges;
   watchers: ChainWatchers;
-  sweepers: readonly ForwarderSweeper[];
+  sweepers: readonly Sweeper[];
   /** The live price source's state (core/pricing/coingecko.ts). */
   rates: { status(): RatesStatus };
 }): ServiceMetrics {

@@ -6,7 +6,7 @@ import { bitcoinFamily, utxoNetOf } from './bitcoin/family.js';
 import type { UtxoNet } from './bitcoin/utxo-params.js';
 import type { EvmNetworkConfig } from './evm/config.js';
 import { evmFamily } from './evm/family.js';
-import type { AccountKeyScheme, ChainFamilyDescriptor, SimulatedChain, ViewKeySettings } from './family.js';
+import type { AccountKeyScheme, ChainFamilyDescriptor, Forwarders, SimulatedChain, ViewKeySettings } from './family.js';
 import type { MoneroNetworkConfig } from './monero/config.js';
 import { moneroFamily } from './monero/family.js';
 import { sandboxFamily } from './sandbox/family.js';
@@ -17,6 +17,11 @@ import { sandboxFamily } from './sandbox/family.js';
  * core/catalog/assets.ts, and one line here (docs/architecture.md, "Adding a chain family").
  */
 export const families: readonly ChainFamilyDescriptor[] = [sandboxFamily, evmFamily, bitcoinFamily, moneroFamily];
+
+/** The family serving live payments of a catalog family (`Asset.family`); none: no family does (test-only). */
+export function familyOf(family: ChainFamily): ChainFamilyDescriptor | undefined {
+  return families.find((f) => f.assetFamilies.includes(family));
+}
 
 /**
  * The live networks of CHAINS_CONFIG, by kind of node: each part is read by its family's descriptor (`readConfig`),
@@ -44,6 +49,18 @@ export const simulated: SimulatedChain = sandboxFamily.simulated;
 
 /** The merchants' view-key wallets (Monero's): the dashboard's Settings and `admin viewkey` read and set them here. */
 export const viewKeys: ViewKeySettings = moneroFamily.viewKeys;
+
+/** Proves a refund sent by its transaction key (Monero's): the refund routes of both APIs reach it here. */
+export const proveRefund = moneroFamily.proveRefund;
+
+/** A refund's unsigned PSBT (the Bitcoin family's): the refund routes of both APIs and `admin refund psbt` reach it here. */
+export const refundPsbt = bitcoinFamily.refundPsbt;
+
+/**
+ * The forwarders of EVM payments (EVM's): the dashboard's Sweeps page and payout setting and the admin CLI's `evm sweep`
+ * and `payout set` reach them here.
+ */
+export const forwarders: Forwarders = evmFamily.forwarders;
 
 /**
  * The network of a chain's configured node (main, test, regtest) that keys and addresses are read for; null: none

@@ -1,13 +1,18 @@
 import type { Kysely } from 'kysely';
+import type { Address, Hex } from 'viem';
 import type { AddressAllocator } from '../addresses/types.js';
+import type { Catalog } from '../catalog/catalog.js';
 import type { Asset, ChainFamily } from '../catalog/types.js';
 import type { Clock } from '../clock.js';
 import type { Result } from '../errors.js';
-import type { ForwarderSweeper } from '../forwarders/sweeper.js';
+import type { Unswept } from '../forwarders/store.js';
 import type { Logger } from '../log.js';
+import type { Payment } from '../payments/payment.js';
+import type { PaymentUriInput } from '../qr/payment-uri.js';
+import type { Refund } from '../refunds/refund.js';
 import type { Database } from '../store/schema.js';
 import type { ChainsConfig } from './chains-config.js';
-import type { KeyNet } from './families.js';
+import type { ChainsConfig as AllNetworks, KeyNet } from './families.js';
 import type { ChainRegistry } from './registry.js';
 import type { ChainSource } from './types.js';
 import type { ChainWatchers } from './watchers.js';
@@ -38,9 +43,124 @@ export interface FamilyParts {
   /** Test mode's allocator (the sandbox's); one family provides it. */
   testAllocator?: AddressAllocator;
   /** Background workers moving merchants' funds (EVM forwarder sweepers). */
-  sweepers?: ForwarderSweeper[];
+  sweepers?: Sweeper[];
   /** Work started with the service (the sandbox's block timer); returns its stop. */
   start?(): (() => void | Promise<void>) | undefined;
+}
+
+/** What the sweeper of one network knows now: the dashboard, /metrics and the logs read it. */
+export interface SweeperStatus {
+  network: string;
+  factory: Address;
+  /** Why forwarder payments are refused on this network, or null once the factory was checked on chain. */
+  factoryProblem: string | null;
+  relayer: Address | null;
+  relayerBalanceWei: bigint | null;
+  /** Why the relayer is not sweeping now (batching, gas price, no gas), or null. */
+  waiting: string | null;
+  unswept: { forwarders: number; units: Map<string, bigint> };
+}
+
+/**
+ * One EVM network's forwarder sweeper (core/chains/evm/forwarders/sweeper.ts) as the rest of the service sees it:
+ * the service starts and stops it, the dashboard's Sweeps page and /metrics read its status.
+ */
+export interface Sweeper {
+  readonly network: string;
+  /** Its network's configuration (the dashboard shows its chain id and explorer; rpcUrl stays on the server). */
+  readonly config: EvmNetwork;
+  status(): SweeperStatus;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** An EVM network of CHAINS_CONFIG, as the forwarder readers outside the family take it. */
+type EvmNetwork = AllNetworks['evm'][number];
+
+/** A transaction any wallet can send: it flushes every unswept forwarder of a merchant on one network. */
+export interface WalletSweep {
+  chainId: number;
+  to: Address;
+  data: Hex;
+  forwarders: Unswept[];
+}
+
+/**
+ * A family's forwarders (EVM's, core/chains/evm/forwarders/) as the dashboard's Sweeps page and payout setting and
+ * the admin CLI's `evm sweep` and `payout set` use them. Their rows (core/forwarders/store.ts) and payouts
+ * (core/forwarders/payouts.ts) are read without the family.
+ */
+export interface Forwarders {
+  /** At most this many forwarders go into one wallet sweep (one flushMany): a block's gas limit bounds it. */
+  walletSweepMax: number;
+  /** A merchant's forwarders on a network holding confirmed deposits that no flush covered yet, oldest first. */
+  unswept(db: Kysely<Database>, network: EvmNetwork, merchantId: string, now: number): Promise<Unswept[]>;
+  /** The one flushMany a wallet sends for the merchant's oldest unswept forwarders; null: nothing to sweep. */
+  walletSweep(db: Kysely<Database>, network: EvmNetwork, merchantId: string, now: number): Promise<WalletSweep | null>;
+  /** The forwarder networks where `address` holds code (a contract payout), and those whose node did not answer. */
+  payoutCodeOn(
+    networks: readonly EvmNetwork[],
+    address: Address,
+  ): Promise<{ contractOn: string[]; uncheckedOn: string[] }>;
+}
+
+/** A refund the merchant's wallet sent, as the merchant proves it: the transaction and its secret key (Monero's tx key). */
+export interface RefundProof {
+  merchantId: string;
+  refundId: string;
+  txid: string;
+  txKey: string;
+}
+
+/** Which unsigned PSBT of a refund is asked for. */
+export interface RefundPsbtRequest {
+  merchantId: string;
+  refundId: string;
+  /** The master key's fingerprint as the merchant's wallet shows it (8 hex digits), for hardware signers. */
+  masterFingerprint?: string | undefined;
+}
+
+/**
+ * Where a refund's node is asked: the service's watched chains (the APIs), or CHAINS_CONFIG's nodes, each over its own
+ * connection (the admin CLI, which runs no watcher).
+ */
+export type RefundNodes = { chains: ChainRegistry } | { networks: AllNetworks };
+
+/** A refund's unsigned PSBT and what it spends (GET /refunds/{id}/psbt): amounts in base units, decimal strings. */
+export interface RefundPsbtView {
+  refund_id: string;
+  /** Base64, unsigned. */
+  psbt: string;
+  fee_units: string;
+  fee_rate_units_per_vbyte: string;
+  vsize: number;
+  amount_units: string;
+  address: string;
+  change_units: string;
+  /** Null: no change output (it would have been dust). */
+  change_address: string | null;
+  inputs: { txid: string; vout: number; amount_units: string; address: string; path: string }[];
+  /** Whether the inputs' paths start at the account key or, given its fingerprint, at the master key. */
+  key_origin: 'account' | 'master';
+}
+
+/**
+ * What a browser wallet sends to pay a payment (the drop-in's `wallet`): an EIP-1193 transaction, quantities in hex,
+ * and EIP-3085's `wallet_addEthereumChain` parameter for a wallet lacking the chain (null: no public RPC to name).
+ */
+export interface WalletPayRequest {
+  chain_id: string;
+  to: string;
+  value: string;
+  data: string | null;
+  explorer_url: string | null;
+  add_chain: {
+    chainId: string;
+    chainName: string;
+    nativeCurrency: { name: string; symbol: string; decimals: number };
+    rpcUrls: string[];
+    blockExplorerUrls?: string[];
+  } | null;
 }
 
 /** A pasted account key, parsed for its chain and network, ready to store. */
@@ -156,4 +276,23 @@ export interface ChainFamilyDescriptor {
   simulated?: SimulatedChain;
   /** Its merchants' view-key wallets (Monero); none: its keys are not of this kind. */
   viewKeys?: ViewKeySettings;
+  /**
+   * What a browser wallet sends to pay one of its live payments, built from `asked` (the input of the payment's
+   * `payment_uri`, so both ask for the same transfer); null when the payment's network is not configured live. None:
+   * its payments have no browser wallet pay (only EVM's do).
+   */
+  walletPay?(chains: ChainRegistry, catalog: Catalog, p: Payment, asked: PaymentUriInput): WalletPayRequest | null;
+  /** Its payments' forwarders to a merchant's payout address (EVM); none: it pays merchants' keys directly. */
+  forwarders?: Forwarders;
+  /**
+   * Marks a ready refund sent on the merchant's proof of the transaction their wallet made (Monero: its tx key, as a
+   * view key cannot see money leave). A refund of another family, or a proof that does not hold, is a 422 naming the
+   * field. None: the family's watcher sees its refunds sent.
+   */
+  proveRefund?(db: Kysely<Database>, clock: Clock, chains: ChainRegistry, proof: RefundProof): Promise<Result<Refund>>;
+  /**
+   * The unsigned PSBT of a ready refund, spending the payment's own outputs (Bitcoin-family), for the merchant's
+   * wallet to sign. A refund of another family is a 422; none to build is a 409 saying why; a node down is a 503.
+   */
+  refundPsbt?(db: Kysely<Database>, nodes: RefundNodes, q: RefundPsbtRequest): Promise<Result<RefundPsbtView>>;
 }

@@ -3,7 +3,7 @@ import { ApiError, api, m } from '../api.js';
 import { CopyButton } from '../ui/copy.js';
 import { Notice } from '../ui/notice.js';
 
-/** The answer of GET .../refunds/{id}/psbt (core/refunds/refund-psbt.ts). */
+/** The answer of GET .../refunds/{id}/psbt (core/chains/bitcoin/refund-psbt.ts). */
 interface RefundPsbt {
   psbt: string;
   fee_units: string;

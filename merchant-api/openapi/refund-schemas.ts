@@ -125,7 +125,7 @@ export function asSent<T>(view: T): AsSent<T> {
   return view as AsSent<T>;
 }
 
-/** GET /refunds/{refund_id}/psbt (core/refunds/refund-psbt.ts `refundPsbt`). */
+/** GET /refunds/{refund_id}/psbt (core/chains/bitcoin/refund-psbt.ts `refundPsbt`, the Bitcoin family descriptor's). */
 export const refundPsbtSchema = z.strictObject({
   refund_id: z.string().meta({ examples: ['rfd_4n8Kq2Wm'] }),
   psbt: z.string().meta({

@@ -3,7 +3,7 @@ import { readJson } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { moneroProofSchema } from '../../api-kit/refund-schemas.js';
-import { proveMoneroRefund } from '../../core/refunds/monero-proof.js';
+import { proveRefund } from '../../core/chains/families.js';
 import { refundViews } from '../../core/refunds/views.js';
 import { bodyErrors } from '../openapi/operation.js';
 import { asSent, refundReadSchema } from '../openapi/refund-schemas.js';
@@ -36,7 +36,7 @@ export const proveRefundRoute: MerchantRoute = {
   handler: (deps) => async (c) => {
     const id = idParam(c, 'refund_id', 'Refund');
     const { data } = await readJson(c, moneroProofSchema, deps.limits.bodyBytes);
-    const r = await proveMoneroRefund(deps.db, deps.clock, deps.chains, {
+    const r = await proveRefund(deps.db, deps.clock, deps.chains, {
       merchantId: c.get('merchant').id,
       refundId: id,
       txid: data.txid,

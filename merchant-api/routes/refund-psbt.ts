@@ -3,7 +3,7 @@ import { readQuery } from '../../api-kit/body.js';
 import { ok } from '../../api-kit/envelope.js';
 import { idParam } from '../../api-kit/path-params.js';
 import { refundPsbtQuerySchema } from '../../api-kit/refund-schemas.js';
-import { nodeOfRegistry, refundPsbt } from '../../core/refunds/refund-psbt.js';
+import { refundPsbt } from '../../core/chains/families.js';
 import { refundPsbtSchema } from '../openapi/refund-schemas.js';
 import type { MerchantRoute } from '../route.js';
 
@@ -27,11 +27,15 @@ export const refundPsbtRoute: MerchantRoute = {
   handler: (deps) => async (c) => {
     const id = idParam(c, 'refund_id', 'Refund');
     const q = readQuery(c, refundPsbtQuerySchema);
-    const r = await refundPsbt(deps.db, nodeOfRegistry(deps.chains), {
-      merchantId: c.get('merchant').id,
-      refundId: id,
-      masterFingerprint: q.master_fingerprint,
-    });
+    const r = await refundPsbt(
+      deps.db,
+      { chains: deps.chains },
+      {
+        merchantId: c.get('merchant').id,
+        refundId: id,
+        masterFingerprint: q.master_fingerprint,
+      },
+    );
     if (!r.ok) throw r.error;
     const body: z.input<typeof refundPsbtSchema> = r.value;
     return ok(c, body);

@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { forwarderFactoryAbi, forwarderFactoryBytecode } from '../../contracts/build/forwarders.js';
 import { shippedAssets } from '../../core/catalog/assets.js';
 import type { ChainsConfig } from '../../core/chains/chains-config.js';
-import { merchantSweep } from '../../core/forwarders/sweep-transaction.js';
+import { forwarders } from '../../core/chains/families.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';
 import { print } from './output.js';
@@ -104,7 +104,7 @@ export const evmCommands: Command[] = [
       if (!n.forwarders) throw new UsageError(`--network: ${n.network} has no forwarderFactory in CHAINS_CONFIG`);
       const merchantId = String(v.merchant);
       if (!(await getMerchant(ctx.db, merchantId))) throw new UsageError(`--merchant: no merchant ${merchantId}`);
-      const sweep = await merchantSweep(ctx.db, n, merchantId, ctx.clock.now());
+      const sweep = await forwarders.walletSweep(ctx.db, n, merchantId, ctx.clock.now());
       if (!sweep) {
         print(v.json === true, ctx.out, { network: n.network, forwarders: 0 }, 'Nothing to sweep.');
         return;

@@ -1,5 +1,5 @@
 import { getXpub } from '../../core/addresses/xpubs.js';
-import { payoutCodeOn } from '../../core/forwarders/payout-code.js';
+import { forwarders } from '../../core/chains/families.js';
 import { getPayout, PAYOUT_CHAINS, type PayoutChain, setPayout } from '../../core/forwarders/payouts.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { type CliContext, type Command, UsageError } from './command.js';
@@ -43,7 +43,7 @@ export const payoutCommands: Command[] = [
       const merchantId = String(v.merchant);
       const r = await setPayout(ctx.db, ctx.clock, merchantId, chain, String(v.address));
       if (!r.ok) throw new UsageError(`--address: ${r.error.errors?.address?.[0] ?? r.error.message}`);
-      const { contractOn } = await payoutCodeOn(ctx.evmNetworks, r.value);
+      const { contractOn } = await forwarders.payoutCodeOn(ctx.evmNetworks, r.value);
       const d = await describePayout(ctx, merchantId, chain);
       const warning = contractOn.length
         ? `WARNING: ${r.value} is a contract on ${contractOn.join(', ')}: fine for a Safe or a wallet contract; make sure it accepts the native coin, or native deposits stay in their forwarders.`

@@ -1,7 +1,6 @@
 import { shippedAssets } from '../../core/catalog/assets.js';
 import { createCatalog } from '../../core/catalog/catalog.js';
-import { configuredAssets } from '../../core/chains/families.js';
-import { nodeOfConfig, refundPsbt } from '../../core/refunds/refund-psbt.js';
+import { configuredAssets, refundPsbt } from '../../core/chains/families.js';
 import { refundSendInstructions } from '../../core/refunds/send-instructions.js';
 import { findRefund } from '../../core/refunds/store.js';
 import { type Command, UsageError } from './command.js';
@@ -56,11 +55,15 @@ export const refundCommands: Command[] = [
       const r = await findRefund(ctx.db, String(v.refund));
       if (!r) throw new UsageError(`No refund ${String(v.refund)}`);
       const fp = v['master-fingerprint'];
-      const got = await refundPsbt(ctx.db, nodeOfConfig(ctx.utxoNetworks ?? []), {
-        merchantId: r.merchant_id,
-        refundId: r.id,
-        masterFingerprint: typeof fp === 'string' ? fp : undefined,
-      });
+      const got = await refundPsbt(
+        ctx.db,
+        { networks: { evm: [...ctx.evmNetworks], utxo: [...(ctx.utxoNetworks ?? [])], monero: null } },
+        {
+          merchantId: r.merchant_id,
+          refundId: r.id,
+          masterFingerprint: typeof fp === 'string' ? fp : undefined,
+        },
+      );
       if (!got.ok) {
         const fields = got.error.errors;
         throw new UsageError(fields ? Object.values(fields).flat().join('; ') : got.error.message);

@@ -7,6 +7,7 @@ import { checkUtxoAddress } from './address-check.js';
 import { BitcoinChain } from './bitcoin-chain.js';
 import { applyUtxoConfig } from './catalog.js';
 import { type BitcoinNetworkConfig, isUtxoNetwork, readUtxoNetworks } from './config.js';
+import { refundPsbt } from './refund-psbt.js';
 import type { UtxoNet } from './utxo-params.js';
 import { keyHashAddress } from './utxo-script.js';
 
@@ -19,7 +20,7 @@ export function utxoNetOf(networks: readonly BitcoinNetworkConfig[]): (network: 
  * Bitcoin-family chains (btc, ltc, doge): a merchant's own Bitcoin Core-compatible node each; payment N pays to
  * child 0/N of the merchant's account key for that chain, past the gap limit only slowly.
  */
-export const bitcoinFamily: ChainFamilyDescriptor = {
+export const bitcoinFamily: ChainFamilyDescriptor & Required<Pick<ChainFamilyDescriptor, 'refundPsbt'>> = {
   name: 'bitcoin',
   assetFamilies: ['utxo'],
   configure: (assets, networks) => applyUtxoConfig(assets, networks.utxo),
@@ -32,6 +33,7 @@ export const bitcoinFamily: ChainFamilyDescriptor = {
     return keyHashAddress(seed.subarray(0, 20), asset.network, 'main');
   },
   accountKeys: utxoAccountKeys,
+  refundPsbt,
   build({ clock, logger, chains, networks, gap }) {
     return {
       sources: networks.utxo.map(

@@ -6,7 +6,7 @@ import { buildRefundPsbt, destinationScript, type RefundPsbtPlan } from './psbt.
 import { keyHashAddress, outputScript } from './utxo-script.js';
 
 /*
- * The PSBT builder's arithmetic and shapes without a node (core/refunds/refund-psbt-live.test.ts signs its PSBTs with
+ * The PSBT builder's arithmetic and shapes without a node (refund-psbt-live.test.ts signs its PSBTs with
  * litecoind): the customer output is exactly the refund whatever the address kind, change below dust goes to the fee,
  * and a shortfall is refused with the figures. The previous transaction is a real serialised one paying the input.
  */

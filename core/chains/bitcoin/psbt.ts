@@ -7,7 +7,7 @@ import { receiveAddressKind, type UtxoChain, type UtxoNet } from './utxo-params.
  * An unsigned PSBT (BIP174, version 0) returning a refund from the payment's own deposit outputs. The encoding is
  * @scure/btc-signer's (the author of our @scure/bip32 and noble dependencies): a PSBT is a format where one wrong
  * length prefix makes a hardware wallet refuse the file, not something to write twice. This module only arranges
- * inputs and outputs and prices the fee; what is unspent and at which key is core/refunds/refund-psbt.ts's work.
+ * inputs and outputs and prices the fee; what is unspent and at which key is refund-psbt.ts's work.
  */
 
 /** Address versions of every network we serve (the customer's address may be any kind: P2SH, P2TR, P2WSH...). */

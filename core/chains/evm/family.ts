@@ -1,19 +1,22 @@
 import { bytesToHex, getAddress } from 'viem';
 import { createHdAllocator } from '../../addresses/hd-allocator.js';
-import { createForwarderAllocator } from '../../forwarders/allocator.js';
-import { ForwarderSweeper } from '../../forwarders/sweeper.js';
 import type { ChainFamilyDescriptor } from '../family.js';
 import { chainKey } from '../types.js';
 import { evmAccountKey } from './account-key.js';
 import { checkEvmAddress } from './address-check.js';
 import { applyChainsConfig, parseChainsConfig } from './config.js';
 import { EvmChain } from './evm-chain.js';
+import { createForwarderAllocator } from './forwarders/allocator.js';
+import { payoutCodeOn } from './forwarders/payout-code.js';
+import { merchantSweep, merchantUnswept, WALLET_SWEEP_MAX } from './forwarders/sweep-transaction.js';
+import { ForwarderSweeper } from './forwarders/sweeper.js';
+import { evmWalletPay } from './wallet-pay.js';
 
 /**
  * EVM networks (eth, bsc, matic, base): an RPC node each; payments pay to a forwarder where the merchant set a payout
  * address and the network has a factory (swept to the payout), else to child 0/N of the merchant's one EVM key.
  */
-export const evmFamily: ChainFamilyDescriptor = {
+export const evmFamily: ChainFamilyDescriptor & Required<Pick<ChainFamilyDescriptor, 'forwarders'>> = {
   name: 'evm',
   assetFamilies: ['evm'],
   configure: (assets, networks) => applyChainsConfig(assets, networks.evm),
@@ -23,6 +26,8 @@ export const evmFamily: ChainFamilyDescriptor = {
   // 20 seed bytes as an account, in EIP-55.
   sandboxAddress: (_asset, seed) => getAddress(bytesToHex(seed.subarray(0, 20))),
   accountKeys: [evmAccountKey],
+  walletPay: evmWalletPay,
+  forwarders: { walletSweepMax: WALLET_SWEEP_MAX, unswept: merchantUnswept, walletSweep: merchantSweep, payoutCodeOn },
   build({ db, clock, logger, chains, networks }) {
     const sweepers = networks.evm.flatMap((n) =>
       n.forwarders ? [new ForwarderSweeper(n, n.forwarders, { db, clock, logger, chains })] : [],

@@ -7,9 +7,11 @@ import { readMoneroNetwork } from './config.js';
 import { sandboxSubaddress } from './monero.js';
 import { MoneroChain } from './monero-chain.js';
 import { allMoneroKeys, MONERO_SUBADDRESS_LOOKAHEAD, moneroViewKeys } from './monero-keys.js';
+import { proveMoneroRefund } from './refund-proof.js';
 
 /** Monero (xmr): the merchant's monerod scanned with every merchant's view key; a subaddress per payment. */
-export const moneroFamily: ChainFamilyDescriptor & { viewKeys: ViewKeySettings } = {
+export const moneroFamily: ChainFamilyDescriptor &
+  Required<Pick<ChainFamilyDescriptor, 'proveRefund'>> & { viewKeys: ViewKeySettings } = {
   name: 'monero',
   assetFamilies: ['monero'],
   readConfig: (entries) => ({ monero: readMoneroNetwork(entries) }),
@@ -17,6 +19,7 @@ export const moneroFamily: ChainFamilyDescriptor & { viewKeys: ViewKeySettings }
   checkAddress: checkMoneroAddress,
   sandboxAddress: (_asset, seed) => sandboxSubaddress(seed),
   viewKeys: moneroViewKeys,
+  proveRefund: proveMoneroRefund,
   build({ db, clock, logger, chains, networks, gap }) {
     const n = networks.monero;
     const sources = n

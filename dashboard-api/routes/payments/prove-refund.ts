@@ -3,7 +3,7 @@ import { readJson } from '../../../api-kit/body.js';
 import { ok } from '../../../api-kit/envelope.js';
 import { idParam } from '../../../api-kit/path-params.js';
 import { moneroProofSchema } from '../../../api-kit/refund-schemas.js';
-import { proveMoneroRefund } from '../../../core/refunds/monero-proof.js';
+import { proveRefund } from '../../../core/chains/families.js';
 import { refundViews } from '../../../core/refunds/views.js';
 import { audited } from '../../audit.js';
 import type { DashCtx, DashEnv } from '../../context.js';
@@ -20,7 +20,7 @@ export function registerDashProveRefund(app: Hono<DashEnv>, x: DashCtx): void {
       x,
       c,
       async (trx) => {
-        const r = await proveMoneroRefund(trx, x.deps.clock, x.deps.chains, {
+        const r = await proveRefund(trx, x.deps.clock, x.deps.chains, {
           merchantId: c.get('merchant').id,
           refundId: id,
           txid: data.txid,

@@ -3,8 +3,8 @@ import { readQuery } from '../../../api-kit/body.js';
 import { ok } from '../../../api-kit/envelope.js';
 import { idParam } from '../../../api-kit/path-params.js';
 import { refundPsbtQuerySchema } from '../../../api-kit/refund-schemas.js';
+import { refundPsbt } from '../../../core/chains/families.js';
 import { AppError } from '../../../core/errors.js';
-import { nodeOfRegistry, refundPsbt } from '../../../core/refunds/refund-psbt.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 
 /**
@@ -17,11 +17,15 @@ export function registerDashRefundPsbt(app: Hono<DashEnv>, x: DashCtx): void {
     if (c.get('role') !== 'owner') throw new AppError('FORBIDDEN', 'Sending a refund is for an owner of this merchant');
     const id = idParam(c, 'refund_id', 'Refund');
     const q = readQuery(c, refundPsbtQuerySchema);
-    const r = await refundPsbt(x.deps.db, nodeOfRegistry(x.deps.chains), {
-      merchantId: c.get('merchant').id,
-      refundId: id,
-      masterFingerprint: q.master_fingerprint,
-    });
+    const r = await refundPsbt(
+      x.deps.db,
+      { chains: x.deps.chains },
+      {
+        merchantId: c.get('merchant').id,
+        refundId: id,
+        masterFingerprint: q.master_fingerprint,
+      },
+    );
     if (!r.ok) throw r.error;
     return ok(c, r.value);
   });

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../../../api-kit/body.js';
 import { ok } from '../../../api-kit/envelope.js';
-import { payoutCodeOn } from '../../../core/forwarders/payout-code.js';
+import { forwarders } from '../../../core/chains/families.js';
 import { parsePayout, setPayout } from '../../../core/forwarders/payouts.js';
 import { audited } from '../../audit.js';
 import type { DashCtx, DashEnv } from '../../context.js';
@@ -33,7 +33,7 @@ export function registerSetPayout(app: Hono<DashEnv>, x: DashCtx): void {
       },
       (set) => ({ action: 'payout.set', details: { chain: 'evm', address: set.value } }),
     );
-    const { contractOn, uncheckedOn } = await payoutCodeOn(
+    const { contractOn, uncheckedOn } = await forwarders.payoutCodeOn(
       forwarderNetworks(x.deps).map((n) => n.config),
       r.value,
     );

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { ok } from '../../../api-kit/envelope.js';
+import { forwarders } from '../../../core/chains/families.js';
 import { isoOrNull } from '../../../core/clock.js';
-import { merchantUnswept, WALLET_SWEEP_MAX } from '../../../core/forwarders/sweep-transaction.js';
 import type { Merchant } from '../../../core/merchants/merchants.js';
 import { fromUnits } from '../../../core/money/decimal.js';
 import type { DashCtx, DashEnv } from '../../context.js';
@@ -24,7 +24,7 @@ async function forwarderNetworksView(x: DashCtx, m: Merchant) {
   const out = [];
   for (const n of forwarderNetworks(x.deps)) {
     const status = n.sweeper.status();
-    const list = m.mode === 'live' ? await merchantUnswept(x.deps.db, n.config, m.id, x.deps.clock.now()) : [];
+    const list = m.mode === 'live' ? await forwarders.unswept(x.deps.db, n.config, m.id, x.deps.clock.now()) : [];
     out.push({
       network: n.config.network,
       chain_id: n.config.chainId,
@@ -34,7 +34,7 @@ async function forwarderNetworksView(x: DashCtx, m: Merchant) {
       waiting: status.waiting,
       explorer_url: n.config.explorerUrl,
       payouts: [...new Set(list.map((u) => u.forwarder.payout))],
-      wallet_sweep_max: WALLET_SWEEP_MAX,
+      wallet_sweep_max: forwarders.walletSweepMax,
       forwarders: list.map((u) => ({
         payment_id: u.forwarder.payment_id,
         address: u.forwarder.address,

@@ -3,8 +3,8 @@ import { toHex } from 'viem';
 import { z } from 'zod';
 import { readJson } from '../../../api-kit/body.js';
 import { ok } from '../../../api-kit/envelope.js';
+import { forwarders } from '../../../core/chains/families.js';
 import { AppError, invalid } from '../../../core/errors.js';
-import { merchantSweep } from '../../../core/forwarders/sweep-transaction.js';
 import type { DashCtx, DashEnv } from '../../context.js';
 import { forwarderNetworks } from '../../forwarder-networks.js';
 
@@ -26,7 +26,8 @@ export function registerSweepTransaction(app: Hono<DashEnv>, x: DashCtx): void {
     if (!n) throw invalid('network', 'No forwarder factory is configured on this network');
     const problem = n.sweeper.status().factoryProblem;
     if (problem) throw new AppError('CONFLICT', `Sweeps on ${n.config.network} are paused: ${problem}`);
-    const sweep = m.mode === 'live' ? await merchantSweep(x.deps.db, n.config, m.id, x.deps.clock.now()) : null;
+    const sweep =
+      m.mode === 'live' ? await forwarders.walletSweep(x.deps.db, n.config, m.id, x.deps.clock.now()) : null;
     if (!sweep) throw new AppError('CONFLICT', `Nothing to sweep on ${n.config.network}`);
     const list = sweep.forwarders;
     return ok(c, {

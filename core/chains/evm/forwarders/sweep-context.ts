@@ -1,22 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Address, PublicClient } from 'viem';
-import type { EvmNetworkConfig, ForwarderConfig } from '../chains/evm/config.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
-import type { Database } from '../store/schema.js';
-
-/** What the sweeper of one network knows now: the dashboard, /metrics and the logs read it. */
-export interface SweeperStatus {
-  network: string;
-  factory: Address;
-  /** Why forwarder payments are refused on this network, or null once the factory was checked on chain. */
-  factoryProblem: string | null;
-  relayer: Address | null;
-  relayerBalanceWei: bigint | null;
-  /** Why the relayer is not sweeping now (batching, gas price, no gas), or null. */
-  waiting: string | null;
-  unswept: { forwarders: number; units: Map<string, bigint> };
-}
+import type { Clock } from '../../../clock.js';
+import type { Logger } from '../../../log.js';
+import type { Database } from '../../../store/schema.js';
+import type { SweeperStatus } from '../../family.js';
+import type { EvmNetworkConfig, ForwarderConfig } from '../config.js';
 
 /** What every step of a sweep pass works with: one network's node, settings, store and status. */
 export interface SweepContext {

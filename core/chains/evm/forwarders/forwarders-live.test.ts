@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { getAddress, getContractAddress, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { until } from '../../server/testing/until.js';
-import { ANVIL_CHAIN_ID, ANVIL_FUNDED } from '../chains/evm/testing/anvil.js';
+import { until } from '../../../../server/testing/until.js';
+import { ANVIL_CHAIN_ID, ANVIL_FUNDED } from '../testing/anvil.js';
 import {
   admin,
   anvil,
@@ -73,7 +73,7 @@ describe('forwarders on a real anvil', () => {
     await t?.close(); // no service yet in this file: the sweeps (forwarders-sweep-live.test.ts) started one
     const empty = writeChains({ forwarderFactory: '0x000000000000000000000000000000000000bEEF', sweepIntervalMs: 100 });
     await startService(empty);
-    const { setPayout } = await import('./payouts.js');
+    const { setPayout } = await import('../../../forwarders/payouts.js');
     expect((await setPayout(t.service.deps.db, clock, t.merchant.merchant_id, 'evm', payout)).ok).toBe(true);
     await until(
       async () => t.service.deps.sweepers[0]?.status().factoryProblem ?? '',

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import type { Unswept } from './store.js';
+import type { Unswept } from '../../../forwarders/store.js';
 
 /** A `Flushed(token, amount)` log of a forwarder (`token` is the zero address for the native coin). */
 export interface FlushLog {

@@ -6,18 +6,12 @@ import { join } from 'node:path';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { compileNoBoolToken } from '../../../contracts/test/test-tokens.js';
-import { startTestService, type TestService } from '../../../server/testing/harness.js';
-import { rawNumber, until } from '../../../server/testing/until.js';
-import {
-  ANVIL_CHAIN_ID,
-  type Anvil,
-  deploy,
-  deployForwarderFactory,
-  startAnvil,
-} from '../../chains/evm/testing/anvil.js';
-import { startRatesServer } from '../../chains/evm/testing/rates-server.js';
-import { ManualClock } from '../../clock.js';
+import { compileNoBoolToken } from '../../../../../contracts/test/test-tokens.js';
+import { startTestService, type TestService } from '../../../../../server/testing/harness.js';
+import { rawNumber, until } from '../../../../../server/testing/until.js';
+import { ManualClock } from '../../../../clock.js';
+import { ANVIL_CHAIN_ID, type Anvil, deploy, deployForwarderFactory, startAnvil } from '../../testing/anvil.js';
+import { startRatesServer } from '../../testing/rates-server.js';
 
 /*
  * The forwarder suites' shared set-up on a real anvil: a USDT-like token with no bool return, the rates server, a

@@ -1,20 +1,19 @@
 import type { Kysely } from 'kysely';
 import { type Address, BaseError, createPublicClient, http, type PublicClient, zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { EvmNetworkConfig, ForwarderConfig } from '../chains/evm/config.js';
-import { chainKey } from '../chains/types.js';
-import type { Clock } from '../clock.js';
-import { toError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { Database } from '../store/schema.js';
+import type { Clock } from '../../../clock.js';
+import { toError } from '../../../errors.js';
+import { type Unswept, unsweptForwarders } from '../../../forwarders/store.js';
+import type { Logger } from '../../../log.js';
+import type { Database } from '../../../store/schema.js';
+import type { Sweeper, SweeperStatus } from '../../family.js';
+import { chainKey } from '../../types.js';
+import type { EvmNetworkConfig, ForwarderConfig } from '../config.js';
 import { factoryProblem } from './check-factory.js';
 import { followPending } from './follow-pending.js';
 import { type FlushScans, reconcileFlushes } from './reconcile-flushes.js';
 import { relayBatch } from './relay-batch.js';
-import { type Unswept, unsweptForwarders } from './store.js';
-import type { SweepContext, SweeperStatus } from './sweep-context.js';
-
-export type { SweeperStatus } from './sweep-context.js';
+import type { SweepContext } from './sweep-context.js';
 
 type Db = Kysely<Database>;
 
@@ -32,7 +31,7 @@ export interface SweeperDeps {
  * reconcile-flushes, follow-pending, relay-batch) over the store functions of store.ts; this class only runs them in
  * order on a timer and holds what they learn. Never touches payments.
  */
-export class ForwarderSweeper {
+export class ForwarderSweeper implements Sweeper {
   readonly network: string;
   private readonly ctx: SweepContext;
   private readonly account: ReturnType<typeof privateKeyToAccount> | null;

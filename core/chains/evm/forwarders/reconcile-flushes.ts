@@ -1,7 +1,7 @@
 import { type Address, getAddress } from 'viem';
-import { forwarderAbi } from '../../contracts/build/forwarders.js';
+import { forwarderAbi } from '../../../../contracts/build/forwarders.js';
+import { markSwept, type Unswept } from '../../../forwarders/store.js';
 import { coverage, type FlushLog } from './coverage.js';
-import { markSwept, type Unswept } from './store.js';
 import type { SweepContext } from './sweep-context.js';
 
 const FLUSHED = forwarderAbi.find((x) => x.type === 'event' && x.name === 'Flushed') as Extract<

@@ -1,29 +1,23 @@
 import type { Kysely } from 'kysely';
-import { decodeAddress } from '../chains/monero/monero.js';
-import { MoneroChain } from '../chains/monero/monero-chain.js';
-import { checkTxKey, parseTxKey } from '../chains/monero/tx-key.js';
-import type { ChainRegistry } from '../chains/registry.js';
-import type { Clock } from '../clock.js';
-import { AppError, err, invalid, ok, type Result } from '../errors.js';
-import { newId } from '../ids.js';
-import { takeTurns } from '../store/dialect.js';
-import type { Database } from '../store/schema.js';
-import { inTransaction } from '../store/transaction.js';
-import { rederiveRefund } from './observe.js';
-import type { Refund } from './refund.js';
-import { unitsText } from './refundable.js';
-import { findMerchantRefund, findRefund } from './store.js';
-import { insertRefundTransfer, transfersAt, updateRefundTransfer } from './transfers.js';
+import type { Clock } from '../../clock.js';
+import { AppError, err, invalid, ok, type Result } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { rederiveRefund } from '../../refunds/observe.js';
+import type { Refund } from '../../refunds/refund.js';
+import { unitsText } from '../../refunds/refundable.js';
+import { findMerchantRefund, findRefund } from '../../refunds/store.js';
+import { insertRefundTransfer, transfersAt, updateRefundTransfer } from '../../refunds/transfers.js';
+import { takeTurns } from '../../store/dialect.js';
+import type { Database } from '../../store/schema.js';
+import { inTransaction } from '../../store/transaction.js';
+import type { RefundProof } from '../family.js';
+import type { ChainRegistry } from '../registry.js';
+import { decodeAddress } from './monero.js';
+import { MoneroChain } from './monero-chain.js';
+import { checkTxKey, parseTxKey } from './tx-key.js';
 
 /** How far a miner may set its block's time from the true time (monero's future-time limit). */
 const BLOCK_TIME_SLACK_MS = 2 * 3_600_000;
-
-export interface MoneroProof {
-  merchantId: string;
-  refundId: string;
-  txid: string;
-  txKey: string;
-}
 
 /** Another refund already proved by this transaction: one transfer completes one refund. */
 async function txidUsed(db: Kysely<Database>, chain: string, txid: string, refundId: string): Promise<boolean> {
@@ -40,7 +34,7 @@ async function txidUsed(db: Kysely<Database>, chain: string, txid: string, refun
 
 /**
  * Marks a ready Monero refund `sent` (or `confirmed`, when the transaction already has the chain's confirmations) on
- * the merchant's proof: the txid and tx key of the transfer their wallet made (core/chains/monero/tx-key.ts checks it
+ * the merchant's proof: the txid and tx key of the transfer their wallet made (tx-key.ts checks it
  * against the merchant's monerod as `check_tx_key` does). The transaction must be in a block, pay the refund's address
  * exactly its amount, and be the key's own. It is then recorded like a transfer a watcher saw, so the Monero watcher
  * confirms it as blocks come and follows it by txid through a reorg (a view key cannot see it). Bad input is a 422
@@ -53,7 +47,7 @@ export async function proveMoneroRefund(
   db: Kysely<Database>,
   clock: Clock,
   chains: ChainRegistry,
-  p: MoneroProof,
+  p: RefundProof,
 ): Promise<Result<Refund>> {
   const r = await findMerchantRefund(db, p.merchantId, p.refundId);
   if (!r) return err(new AppError('NOT_FOUND', 'Refund not found'));

@@ -1,31 +1,27 @@
 import { base64, hex } from '@scure/base';
 import type { HDKey } from '@scure/bip32';
 import type { Kysely } from 'kysely';
-import { getXpub } from '../addresses/xpubs.js';
-import { BitcoinChain } from '../chains/bitcoin/bitcoin-chain.js';
-import type { BitcoinNetworkConfig } from '../chains/bitcoin/config.js';
-import { amountUnits } from '../chains/bitcoin/exact-json.js';
-import {
-  buildRefundPsbt,
-  FLOOR_UNITS_PER_VBYTE,
-  type KeyOrigin,
-  type SpendableOutput,
-} from '../chains/bitcoin/psbt.js';
-import { BitcoinRpc, RpcError } from '../chains/bitcoin/rpc.js';
-import { parseUtxoXpub } from '../chains/bitcoin/utxo.js';
-import { accountPath, type UtxoChain, type UtxoNet, utxoChains } from '../chains/bitcoin/utxo-params.js';
-import { keyHashAddress, outputScript } from '../chains/bitcoin/utxo-script.js';
-import type { ChainRegistry } from '../chains/registry.js';
-import { AppError, err, invalid, ok } from '../errors.js';
-import { depositsOf, minedDepositsOfMerchant } from '../payments/deposits.js';
-import { findPayment } from '../payments/store.js';
-import type { Database } from '../store/schema.js';
-import { findMerchantRefund } from './store.js';
+import { getXpub } from '../../addresses/xpubs.js';
+import { AppError, err, invalid, ok, type Result } from '../../errors.js';
+import { depositsOf, minedDepositsOfMerchant } from '../../payments/deposits.js';
+import { findPayment } from '../../payments/store.js';
+import { findMerchantRefund } from '../../refunds/store.js';
+import type { Database } from '../../store/schema.js';
+import type { RefundNodes, RefundPsbtRequest, RefundPsbtView } from '../family.js';
+import type { ChainRegistry } from '../registry.js';
+import { BitcoinChain } from './bitcoin-chain.js';
+import type { BitcoinNetworkConfig } from './config.js';
+import { amountUnits } from './exact-json.js';
+import { buildRefundPsbt, FLOOR_UNITS_PER_VBYTE, type KeyOrigin, type SpendableOutput } from './psbt.js';
+import { BitcoinRpc, RpcError } from './rpc.js';
+import { parseUtxoXpub } from './utxo.js';
+import { accountPath, type UtxoChain, type UtxoNet, utxoChains } from './utxo-params.js';
+import { keyHashAddress, outputScript } from './utxo-script.js';
 
 /*
  * Gathers what a Bitcoin-family refund's PSBT spends (issue 30): the refunded payment's own deposit outputs, mined
  * and still unspent by the node's word (`gettxout`), at receive child 0/N of the merchant's account key. The PSBT
- * itself is core/chains/bitcoin/psbt.ts. Nothing is signed here: the server has no key that could.
+ * itself is psbt.ts. Nothing is signed here: the server has no key that could.
  */
 
 /** Blocks the fee estimate aims at: about an hour on Bitcoin, a customer waiting for money back can wait that. */
@@ -35,10 +31,10 @@ const HARDENED = 0x80000000;
 const conflict = (message: string) => err(new AppError('CONFLICT', message));
 
 /** The node of a refund's network (live Bitcoin-family only): its RPC and which network it runs. */
-export type NodeOf = (r: { mode: 'test' | 'live'; network: string }) => { rpc: BitcoinRpc; net: UtxoNet } | null;
+type NodeOf = (r: { mode: 'test' | 'live'; network: string }) => { rpc: BitcoinRpc; net: UtxoNet } | null;
 
 /** The service's watched nodes, as the API finds them: the chain source of the refund's network. */
-export function nodeOfRegistry(chains: ChainRegistry): NodeOf {
+function nodeOfRegistry(chains: ChainRegistry): NodeOf {
   return (r) => {
     const source = chains.get(`${r.mode === 'test' ? 'sandbox' : 'live'}:${r.network}`);
     return source instanceof BitcoinChain ? { rpc: source.rpc, net: source.config.chain } : null;
@@ -46,7 +42,7 @@ export function nodeOfRegistry(chains: ChainRegistry): NodeOf {
 }
 
 /** The Bitcoin-family nodes of CHAINS_CONFIG, each asked over its own RPC (the admin CLI, which runs no watcher). */
-export function nodeOfConfig(networks: readonly BitcoinNetworkConfig[]): NodeOf {
+function nodeOfConfig(networks: readonly BitcoinNetworkConfig[]): NodeOf {
   return (r) => {
     const n = r.mode === 'live' ? networks.find((x) => x.network === r.network) : undefined;
     if (!n) return null;
@@ -55,13 +51,6 @@ export function nodeOfConfig(networks: readonly BitcoinNetworkConfig[]): NodeOf 
       net: n.chain,
     };
   };
-}
-
-export interface RefundPsbtRequest {
-  merchantId: string;
-  refundId: string;
-  /** The master key's fingerprint as the merchant's wallet shows it (8 hex digits), for hardware signers. */
-  masterFingerprint?: string | undefined;
 }
 
 /** Base units per virtual byte: the node's 6-block estimate, never under its relay fee nor the chain's floor. */
@@ -167,9 +156,14 @@ async function spendable(rpc: BitcoinRpc, outpoints: readonly Outpoint[], opts: 
  * ready, the outputs are spent or do not cover amount + fee, or the merchant's key changed since.
  *
  * @example
- * await refundPsbt(db, nodeOfRegistry(chains), { merchantId, refundId }) // ok({ psbt: 'cHNidP8B...', fee_units: '1410', ... })
+ * await refundPsbt(db, { chains }, { merchantId, refundId }) // ok({ psbt: 'cHNidP8B...', fee_units: '1410', ... })
  */
-export async function refundPsbt(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest) {
+export async function refundPsbt(
+  db: Kysely<Database>,
+  nodes: RefundNodes,
+  q: RefundPsbtRequest,
+): Promise<Result<RefundPsbtView>> {
+  const nodeOf = 'chains' in nodes ? nodeOfRegistry(nodes.chains) : nodeOfConfig(nodes.networks.utxo);
   try {
     return await gather(db, nodeOf, q);
   } catch (e) {
@@ -181,7 +175,7 @@ export async function refundPsbt(db: Kysely<Database>, nodeOf: NodeOf, q: Refund
   }
 }
 
-async function gather(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest) {
+async function gather(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest): Promise<Result<RefundPsbtView>> {
   const r = await findMerchantRefund(db, q.merchantId, q.refundId);
   if (!r) return err(new AppError('NOT_FOUND', 'Refund not found'));
   const chain = utxoChains.find((c) => c === r.network);
@@ -303,5 +297,3 @@ async function gather(db: Kysely<Database>, nodeOf: NodeOf, q: RefundPsbtRequest
     key_origin: masterFingerprint === null ? ('account' as const) : ('master' as const),
   });
 }
-
-export type RefundPsbtView = Extract<Awaited<ReturnType<typeof gather>>, { ok: true }>['value'];

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import { type Address, encodeFunctionData, type Hex } from 'viem';
-import { forwarderFactoryAbi } from '../../contracts/build/forwarders.js';
-import type { EvmNetworkConfig } from '../chains/evm/config.js';
-import { chainKey } from '../chains/types.js';
-import type { Database } from '../store/schema.js';
-import { type Unswept, unsweptForwarders } from './store.js';
+import { forwarderFactoryAbi } from '../../../../contracts/build/forwarders.js';
+import { type Unswept, unsweptForwarders } from '../../../forwarders/store.js';
+import type { Database } from '../../../store/schema.js';
+import type { WalletSweep } from '../../family.js';
+import { chainKey } from '../../types.js';
+import type { EvmNetworkConfig } from '../config.js';
 
 /** One forwarder's entry in flushMany: its payout and salt, and the token contracts it holds. */
 export interface SweepEntry {
@@ -25,14 +26,6 @@ export function sweepEntry(u: Unswept, network: Pick<EvmNetworkConfig, 'tokens'>
     return t ? [t.contract as Address] : [];
   });
   return { payout: u.forwarder.payout as Address, salt: u.forwarder.salt as Hex, tokens };
-}
-
-/** A transaction any wallet can send: it flushes every unswept forwarder of a merchant on one network. */
-export interface WalletSweep {
-  chainId: number;
-  to: Address;
-  data: Hex;
-  forwarders: Unswept[];
 }
 
 /** At most this many forwarders go into one wallet sweep (one flushMany): a block's gas limit bounds it. */

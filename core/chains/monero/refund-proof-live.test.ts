@@ -3,14 +3,14 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DashClient, userOf } from '../../dashboard-api/testing/client.js';
-import { startTestService, type TestService } from '../../server/testing/harness.js';
-import { until } from '../../server/testing/until.js';
-import { startRatesServer } from '../chains/evm/testing/rates-server.js';
-import { parseViewKey, subaddressAt } from '../chains/monero/monero.js';
-import { setViewKey } from '../chains/monero/monero-keys.js';
-import { type Monerod, startMonerod } from '../chains/monero/testing/monerod.js';
-import { randomWalletKeys } from '../chains/monero/testing/wallet-keys.js';
+import { type DashClient, userOf } from '../../../dashboard-api/testing/client.js';
+import { startTestService, type TestService } from '../../../server/testing/harness.js';
+import { until } from '../../../server/testing/until.js';
+import { startRatesServer } from '../evm/testing/rates-server.js';
+import { parseViewKey, subaddressAt } from './monero.js';
+import { setViewKey } from './monero-keys.js';
+import { type Monerod, startMonerod } from './testing/monerod.js';
+import { randomWalletKeys } from './testing/wallet-keys.js';
 
 /*
  * A Monero refund proved by its transaction key (issue 30) on a real `monerod --regtest --offline`: the payer wallet

@@ -1,9 +1,9 @@
 import type { Address } from 'viem';
-import type { AddressAllocator } from '../addresses/types.js';
-import { invalid } from '../errors.js';
+import type { AddressAllocator } from '../../../addresses/types.js';
+import { invalid } from '../../../errors.js';
+import { getPayout } from '../../../forwarders/payouts.js';
+import { insertForwarder } from '../../../forwarders/store.js';
 import { forwarderAddress, forwarderSalt } from './address.js';
-import { getPayout } from './payouts.js';
-import { insertForwarder } from './store.js';
 
 export interface ForwarderAllocatorOptions {
   /** The factory of each EVM network that has one (CHAINS_CONFIG `forwarderFactory`). */

@@ -1,7 +1,7 @@
 import { formatEther, getAddress, type Hex, parseEventLogs } from 'viem';
-import { forwarderAbi } from '../../contracts/build/forwarders.js';
+import { forwarderAbi } from '../../../../contracts/build/forwarders.js';
+import { markSwept, pendingSweep, settleSweep, unsweptForwarders } from '../../../forwarders/store.js';
 import { coverage } from './coverage.js';
-import { markSwept, pendingSweep, settleSweep, unsweptForwarders } from './store.js';
 import type { SweepContext } from './sweep-context.js';
 
 /**

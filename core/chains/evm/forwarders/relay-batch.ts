@@ -1,9 +1,9 @@
 import { type Address, createWalletClient, formatEther, formatGwei, type Hex, http, keccak256 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { newId } from '../ids.js';
-import { checkRelayerBalance } from '../notifications/conditions.js';
+import { deferForwarder, recordSweep, type Unswept } from '../../../forwarders/store.js';
+import { newId } from '../../../ids.js';
+import { checkRelayerBalance } from '../../../notifications/conditions.js';
 import { settle } from './follow-pending.js';
-import { deferForwarder, recordSweep, type Unswept } from './store.js';
 import type { SweepContext } from './sweep-context.js';
 import { flushManyData, sweepEntry } from './sweep-transaction.js';
 

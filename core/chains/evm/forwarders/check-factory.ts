@@ -1,5 +1,5 @@
 import { type Address, getAddress, keccak256, type PublicClient } from 'viem';
-import { forwarderFactoryAbi } from '../../contracts/build/forwarders.js';
+import { forwarderFactoryAbi } from '../../../../contracts/build/forwarders.js';
 import { forwarderAddress, implementationOf } from './address.js';
 
 /**

@@ -1,5 +1,5 @@
 import { type Address, createPublicClient, http } from 'viem';
-import type { EvmNetworkConfig } from '../chains/evm/config.js';
+import type { EvmNetworkConfig } from '../config.js';
 
 /**
  * The forwarder networks where `address` holds code. A contract payout (a Safe, say) is fine, but its owner must be

@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { HDKey } from '@scure/bip32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userOf } from '../../dashboard-api/testing/client.js';
-import { startTestService, type TestService } from '../../server/testing/harness.js';
-import { until } from '../../server/testing/until.js';
-import { setXpub } from '../addresses/xpubs.js';
-import { amountUnits } from '../chains/bitcoin/exact-json.js';
-import { BitcoinRpc } from '../chains/bitcoin/rpc.js';
-import { type Litecoind, startLitecoind } from '../chains/bitcoin/testing/litecoind.js';
-import { startRatesServer } from '../chains/evm/testing/rates-server.js';
+import { userOf } from '../../../dashboard-api/testing/client.js';
+import { startTestService, type TestService } from '../../../server/testing/harness.js';
+import { until } from '../../../server/testing/until.js';
+import { setXpub } from '../../addresses/xpubs.js';
+import { startRatesServer } from '../evm/testing/rates-server.js';
+import { amountUnits } from './exact-json.js';
+import { BitcoinRpc } from './rpc.js';
+import { type Litecoind, startLitecoind } from './testing/litecoind.js';
 
 /*
  * Bitcoin-family refunds on a real `litecoind -regtest` (issue 30), through the service over HTTP in live mode: a

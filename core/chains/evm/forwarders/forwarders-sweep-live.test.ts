@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { until } from '../../server/testing/until.js';
-import { ANVIL_CHAIN_ID, ANVIL_FUNDED, minedReceipt } from '../chains/evm/testing/anvil.js';
-import { checksumTypo } from '../chains/evm/testing/checksum-typo.js';
+import { until } from '../../../../server/testing/until.js';
+import { ANVIL_CHAIN_ID, ANVIL_FUNDED, minedReceipt } from '../testing/anvil.js';
+import { checksumTypo } from '../testing/checksum-typo.js';
 import { forwarderAddress, forwarderSalt } from './address.js';
 import {
   admin,
