@@ -21,6 +21,7 @@ import type { invitedView } from './routes/users/invite-user.js';
 import type { memberView } from './routes/users/list-users.js';
 import type { DashDelivery } from './views.js';
 
+export type { RefundPsbtView as RefundPsbt } from '../core/chains/family.js';
 export type { IssuedClaim as ClaimLink } from '../core/refunds/claim-link.js';
 export type { MeView as Me } from './me.js';
 export type { AuditEntries } from './routes/audit/list-audit.js';

@@ -1,3 +1,4 @@
+import type { PaymentDetail } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { money } from '../format.js';
 
@@ -6,14 +7,10 @@ const DAY = 86_400_000;
 const REST_DAYS = [1, 2, 3, 7, 14, 30];
 
 /** What the exception actions read of a payment (GET /merchants/{id}/payments/{payment_id}). */
-export interface ExceptionFacts {
-  payment_id: string;
-  payment_status: string;
-  actually_paid: string;
-  pay_currency: string;
-  overpaid_by: string | null;
-  underpaid_by: string | null;
-}
+export type ExceptionFacts = Pick<
+  PaymentDetail['payment'],
+  'payment_id' | 'payment_status' | 'actually_paid' | 'pay_currency' | 'overpaid_by' | 'underpaid_by'
+>;
 
 /** A 422's field messages in the notice itself ("deadline: Must be ..."), not only "Validation failed". */
 function withFields(e: unknown): unknown {

@@ -1,17 +1,8 @@
 import { useSignal } from '@preact/signals';
+import type { RefundPsbt } from '../../dashboard-api/view-types.js';
 import { ApiError, api, m } from '../api.js';
 import { CopyButton } from '../ui/copy.js';
 import { Notice } from '../ui/notice.js';
-
-/** The answer of GET .../refunds/{id}/psbt (core/chains/bitcoin/refund-psbt.ts). */
-interface RefundPsbt {
-  psbt: string;
-  fee_units: string;
-  fee_rate_units_per_vbyte: string;
-  vsize: number;
-  change_units: string;
-  inputs: { txid: string; vout: number }[];
-}
 
 /**
  * A Bitcoin-family refund's unsigned PSBT, beside its BIP21 QR: made on demand (it asks the node what is unspent),

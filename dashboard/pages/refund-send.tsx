@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
+import type { PaymentRefund } from '../../dashboard-api/view-types.js';
 import { type Eip1193Provider, sendPayment } from '../../widget/wallet/send-payment.js';
 import { CopyButton } from '../ui/copy.js';
 import { Notice } from '../ui/notice.js';
@@ -10,16 +11,7 @@ import { MoneroProofForm } from './refund-monero-proof.js';
 import { RefundPsbtActions } from './refund-psbt.js';
 
 /** What the owner's wallet must send (core/refunds/send-instructions.ts), and its QR (dashboard get-payment). */
-export interface RefundSendRow {
-  refund_id: string;
-  refund_status: string;
-  amount_units: string;
-  send: {
-    uri: string;
-    evm_transaction: { chain_id: number; to: string; value: string; data: string } | null;
-  } | null;
-  send_qr?: string | null;
-}
+export type RefundSendRow = Pick<PaymentRefund, 'refund_id' | 'refund_status' | 'amount_units' | 'send' | 'send_qr'>;
 
 /** How often the page asks again while a refund sent from here waits to be seen and confirmed on chain. */
 const POLL_MS = 2000;
