@@ -5,6 +5,13 @@ import { join } from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { expect } from 'vitest';
 import { startTestService, type TestService } from '../../../../server/testing/harness.js';
+import {
+  paymentDeposits,
+  paymentEvents,
+  paymentStatus,
+  waitPaymentStatus,
+  watcherReached,
+} from '../../../../server/testing/payment-probes.js';
 import { rawNumber, until } from '../../../../server/testing/until.js';
 import { setXpub } from '../../../addresses/xpubs.js';
 import { ManualClock } from '../../../clock.js';
@@ -170,51 +177,14 @@ export async function create(s: TestService, currency = 'LTC', amount = 30, key?
   };
 }
 
-export async function status(s: TestService, id: string, key?: string) {
-  const r = await s.api(`/api/v1/payments/${id}`, key ? { key } : {});
-  expect(r.status, r.text).toBe(200);
-  return { ...r.json.data, paid: rawNumber(r.text, 'actually_paid') } as {
-    payment_status: string;
-    status_detail: string;
-    paid: string;
-    confirmed_at: string | null;
-  };
-}
-
-export async function waitStatus(s: TestService, id: string, want: string, key?: string) {
-  return until(
-    () => status(s, id, key),
-    (v) => v.payment_status === want,
-  );
-}
-
-export async function deposits(s: TestService, id: string) {
-  return s.service.deps.db
-    .selectFrom('deposits')
-    .selectAll()
-    .where('payment_id', '=', id)
-    .orderBy('first_seen_at')
-    .orderBy('log_index')
-    .execute();
-}
-
-export async function events(s: TestService, id: string) {
-  const rows = await s.service.deps.db
-    .selectFrom('payment_events')
-    .select('status')
-    .where('payment_id', '=', id)
-    .orderBy('sequence')
-    .execute();
-  return rows.map((r) => r.status);
-}
+export const status = (s: TestService, id: string, key?: string) => paymentStatus(s, id, key);
+export const waitStatus = (s: TestService, id: string, want: string, key?: string) =>
+  waitPaymentStatus(s, id, want, key);
+export const deposits = paymentDeposits;
+export const events = paymentEvents;
 
 /** Waits until the service's watcher of `network` has processed `height`. */
-export async function processed(s: TestService, height: number, network = 'ltc') {
-  await until(
-    () => s.service.deps.chains.headOf(`live:${network}`),
-    (h) => h !== null && h >= height,
-  );
-}
+export const processed = (s: TestService, height: number, network = 'ltc') => watcherReached(s, network, height);
 
 /** Waits until the watcher's mempool pass has recorded a deposit of `txid` to the payment. */
 export async function seen(s: TestService, id: string, txid: string) {

@@ -6,6 +6,13 @@ import { HDKey } from '@scure/bip32';
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestService, type TestService } from '../../../../server/testing/harness.js';
+import {
+  paymentDeposits,
+  paymentEvents,
+  paymentStatus,
+  waitPaymentStatus,
+  watcherReached,
+} from '../../../../server/testing/payment-probes.js';
 import { rawNumber, until } from '../../../../server/testing/until.js';
 import { setXpub } from '../../../addresses/xpubs.js';
 import { ManualClock } from '../../../clock.js';
@@ -159,24 +166,9 @@ export async function create(currency: string, amount = 30, s: TestService = t, 
   };
 }
 
-export async function status(id: string, s: TestService = t, key?: string) {
-  const r = await s.api(`/api/v1/payments/${id}`, key ? { key } : {});
-  expect(r.status, r.text).toBe(200);
-  return { ...r.json.data, paid: rawNumber(r.text, 'actually_paid') } as {
-    payment_status: string;
-    status_detail: string;
-    paid: string;
-    confirmed_at: string | null;
-    sequence: number;
-  };
-}
-
-export async function waitStatus(id: string, want: string, s: TestService = t, key?: string) {
-  return until(
-    () => status(id, s, key),
-    (v) => v.payment_status === want,
-  );
-}
+export const status = (id: string, s: TestService = t, key?: string) => paymentStatus(s, id, key);
+export const waitStatus = (id: string, want: string, s: TestService = t, key?: string) =>
+  waitPaymentStatus(s, id, want, key);
 
 export async function sendEth(to: Address, wei: bigint): Promise<Hex> {
   return anvil.wallet.sendTransaction({ to, value: wei, account: ANVIL_FUNDED, chain: null });
@@ -200,28 +192,6 @@ export async function mine(n = 1): Promise<number> {
 }
 
 /** Waits until the service's watcher has processed `height` on live:eth. */
-export async function processed(height: number, s: TestService = t) {
-  await until(
-    () => s.service.deps.chains.headOf('live:eth'),
-    (h) => h !== null && h >= height,
-  );
-}
-
-export async function eventStatuses(id: string, s: TestService = t) {
-  const rows = await s.service.deps.db
-    .selectFrom('payment_events')
-    .select(['status', 'sequence'])
-    .where('payment_id', '=', id)
-    .orderBy('sequence')
-    .execute();
-  return rows.map((r) => r.status);
-}
-
-export async function depositsOf(id: string, s: TestService = t) {
-  return s.service.deps.db
-    .selectFrom('deposits')
-    .selectAll()
-    .where('payment_id', '=', id)
-    .orderBy('first_seen_at')
-    .execute();
-}
+export const processed = (height: number, s: TestService = t) => watcherReached(s, 'eth', height);
+export const eventStatuses = (id: string, s: TestService = t) => paymentEvents(s, id);
+export const depositsOf = (id: string, s: TestService = t) => paymentDeposits(s, id);

@@ -4,6 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestService, type TestService } from '../../../../server/testing/harness.js';
+import {
+  paymentDeposits,
+  paymentEvents,
+  paymentStatus,
+  waitPaymentStatus,
+  watcherReached,
+} from '../../../../server/testing/payment-probes.js';
 import { rawNumber, until } from '../../../../server/testing/until.js';
 import { ManualClock } from '../../../clock.js';
 import type { Logger } from '../../../log.js';
@@ -124,50 +131,12 @@ export async function create(s: TestService, amount = 30) {
   };
 }
 
-export async function status(s: TestService, id: string) {
-  const r = await s.api(`/api/v1/payments/${id}`);
-  expect(r.status, r.text).toBe(200);
-  return { ...r.json.data, paid: rawNumber(r.text, 'actually_paid') } as {
-    payment_status: string;
-    status_detail: string;
-    paid: string;
-    confirmed_at: string | null;
-  };
-}
-
+export const status = (s: TestService, id: string) => paymentStatus(s, id);
 export const waitStatus = (s: TestService, id: string, want: string, ms = 30_000) =>
-  until(
-    () => status(s, id),
-    (v) => v.payment_status === want,
-    ms,
-  );
-
-export async function deposits(s: TestService, id: string) {
-  return s.service.deps.db
-    .selectFrom('deposits')
-    .selectAll()
-    .where('payment_id', '=', id)
-    .orderBy('first_seen_at')
-    .orderBy('log_index')
-    .execute();
-}
-
-export async function events(s: TestService, id: string) {
-  const rows = await s.service.deps.db
-    .selectFrom('payment_events')
-    .select('status')
-    .where('payment_id', '=', id)
-    .orderBy('sequence')
-    .execute();
-  return rows.map((r) => r.status);
-}
-
-export async function processed(s: TestService, height: number) {
-  await until(
-    () => s.service.deps.chains.headOf('live:xmr'),
-    (h) => h !== null && h >= height,
-  );
-}
+  waitPaymentStatus(s, id, want, undefined, ms);
+export const deposits = paymentDeposits;
+export const events = paymentEvents;
+export const processed = (s: TestService, height: number) => watcherReached(s, 'xmr', height);
 
 /** Mines until `txid` is in a block, then enough blocks for CONFIRMATIONS; returns the deposit's height. */
 export async function confirm(s: TestService, txid: string): Promise<number> {

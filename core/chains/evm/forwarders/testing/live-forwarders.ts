@@ -8,7 +8,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { compileNoBoolToken } from '../../../../../contracts/test/test-tokens.js';
 import { startTestService, type TestService } from '../../../../../server/testing/harness.js';
-import { rawNumber, until } from '../../../../../server/testing/until.js';
+import { watcherReached } from '../../../../../server/testing/payment-probes.js';
+import { rawNumber } from '../../../../../server/testing/until.js';
 import { ManualClock } from '../../../../clock.js';
 import { ANVIL_CHAIN_ID, type Anvil, deploy, deployForwarderFactory, startAnvil } from '../../testing/anvil.js';
 import { startRatesServer } from '../../testing/rates-server.js';
@@ -79,13 +80,7 @@ export async function mine(n = 1): Promise<number> {
   return Number(await anvil.public.getBlockNumber());
 }
 
-export async function processed(height: number) {
-  await until(
-    () => t.service.deps.chains.headOf('live:eth'),
-    (h) => h !== null && h >= height,
-    60_000,
-  );
-}
+export const processed = (height: number) => watcherReached(t, 'eth', height, 60_000);
 
 export function units(text: string, decimals: number): bigint {
   const [i = '0', f = ''] = text.split('.');
