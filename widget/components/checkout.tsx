@@ -100,12 +100,6 @@ export function Checkout({ state, variant, onClose, footer }: CheckoutProps) {
         <header>
           <div>
             <h2 id="sc-title">{t('title')}</h2>
-            {/* Unseen, laid out with the loading screen while the request flies: the QR screen's monospace faces
-                (regular and bold) are looked up and opened then, not in its first layout after the answer, where
-                they cost tens of ms at 4x CPU (bench/phone.ts). */}
-            <code class="mono w">
-              0<strong>0</strong>
-            </code>
             {session && (
               <p class="muted">
                 {session.merchant_name} · {t('total')}{' '}
