@@ -1,39 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { bech32 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { MAX_REGTEST_HEIGHT, startLitecoind } from '../core/chains/bitcoin/testing/litecoind.js';
-import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
 import { runIfMain } from './standalone.js';
-import { cpuPerBlock, cpuRatio, round, type Summary, sleep, summary, withWatchedService } from './watcher-driver.js';
+import type { Summary, WatcherBench, WatcherPhase } from './watcher-driver.js';
+import { cpuPerBlock, cpuRatio, round, sleep, summary, withChainBench, withWatchedService } from './watcher-driver.js';
 
-export interface BitcoinPhase {
-  openPayments: number;
-  samples: number;
+export interface BitcoinPhase extends WatcherPhase {
   /** sendtoaddress answered (the transaction is in the node's mempool) -> payment confirming in the store. */
   mempoolToConfirmingMs: Summary;
   /** generatetoaddress answered (the block is the node's tip) -> payment finished in the store (1 confirmation). */
   blockToFinishedMs: Summary;
-  /** Watcher CPU (user + system of the service process during its syncs) per block, counting syncs that processed blocks. */
-  cpuMsPerBlock: number;
-  /** The same, plus the mempool polls in between (all watcher CPU / blocks). */
-  cpuMsPerBlockWithPolls: number;
-  blocks: number;
   /** Matching-kind (P2WPKH) outputs per block, nearly all to strangers. */
   outputsPerBlock: number;
-  rssMb: number;
   peakRssMb: number;
 }
 
-export interface BitcoinBench {
-  pollIntervalMs: number;
+export interface BitcoinBench extends WatcherBench<BitcoinPhase> {
   confirmations: number;
-  phases: BitcoinPhase[];
-  /** cpuMsPerBlock at 100,000 open payments over that at 100 (target within 1.2). */
-  cpuRatio: number;
-  note: string;
 }
 
 const TEST_VERSIONS = { private: 0x04358394, public: 0x043587cf };
@@ -59,22 +43,15 @@ export async function benchBitcoin(
   const pollIntervalMs = 250;
   const confirmations = 1;
   const node = await startLitecoind();
-  const rates = await startRatesServer({ litecoin: 100 });
-  const configFile = join(tmpdir(), `bench-chains-${randomBytes(4).toString('hex')}.json`);
-  const phases: BitcoinPhase[] = [];
-  try {
+  return withChainBench(node, { litecoin: 100 }, async ({ ratesUrl, config }) => {
+    const phases: BitcoinPhase[] = [];
     // Regtest stops at MWEB's activation height: every block this benchmark mines must fit below it.
     const need = openCounts.length * (samples + cpuBlocks + 4);
     const height = await node.rpc.call<number>('getblockcount');
     if (height + need > MAX_REGTEST_HEIGHT) throw new Error(`needs ${need} blocks, regtest has room for fewer`);
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        networks: {
-          ltc: { rpcUrl: node.url, cookieFile: node.cookieFile, chain: 'regtest', confirmations, pollIntervalMs },
-        },
-      }),
-    );
+    const configFile = config({
+      ltc: { rpcUrl: node.url, cookieFile: node.cookieFile, chain: 'regtest', confirmations, pollIntervalMs },
+    });
     for (const open of openCounts) {
       const xpub = HDKey.fromMasterSeed(randomBytes(32), TEST_VERSIONS).derive("m/84'/1'/0'").publicExtendedKey;
       const seed = {
@@ -85,7 +62,7 @@ export async function benchBitcoin(
         asset: { payCurrency: 'LTC', network: 'ltc', decimals: 8, payAmountUnits: '30000000', rate: '100' },
         randomAddress,
       };
-      const env = { CHAINS_CONFIG: configFile, RATES_BASE_URL: rates.url, WATCH_NETWORK: 'ltc' };
+      const env = { CHAINS_CONFIG: configFile, RATES_BASE_URL: ratesUrl, WATCH_NETWORK: 'ltc' };
       const phase = await withWatchedService(seed, env, async (service, { addresses }) => {
         const toConfirming: number[] = [];
         const toFinished: number[] = [];
@@ -138,18 +115,14 @@ export async function benchBitcoin(
       });
       phases.push(phase);
     }
-  } finally {
-    await node.stop();
-    await rates.close();
-    rmSync(configFile, { force: true });
-  }
-  return {
-    pollIntervalMs,
-    confirmations,
-    phases,
-    cpuRatio: cpuRatio(phases),
-    note: 'LTC on litecoind 0.21 regtest (the BTC and DOGE code path). Latencies end when the payment changed in the store (its webhook event is in the outbox in the same transaction); they include up to one poll interval of waiting.',
-  };
+    return {
+      pollIntervalMs,
+      confirmations,
+      phases,
+      cpuRatio: cpuRatio(phases),
+      note: 'LTC on litecoind 0.21 regtest (the BTC and DOGE code path). Latencies end when the payment changed in the store (its webhook event is in the outbox in the same transaction); they include up to one poll interval of waiting.',
+    };
+  });
 }
 
 runIfMain(import.meta.url, benchBitcoin);

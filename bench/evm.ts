@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { type Address, bytesToHex, getAddress, type Hex } from 'viem';
 import {
@@ -13,35 +10,22 @@ import {
   deployTestToken,
   startAnvil,
 } from '../core/chains/evm/testing/anvil.js';
-import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
 import { runIfMain } from './standalone.js';
-import { cpuPerBlock, cpuRatio, round, type Summary, sleep, summary, withWatchedService } from './watcher-driver.js';
+import type { Summary, WatcherBench, WatcherPhase } from './watcher-driver.js';
+import { cpuPerBlock, cpuRatio, round, sleep, summary, withChainBench, withWatchedService } from './watcher-driver.js';
 
-export interface EvmPhase {
-  openPayments: number;
-  samples: number;
+export interface EvmPhase extends WatcherPhase {
   /** Block that gives the deposit its required confirmations, seen at the node -> payment finished in the store. */
   latencyMs: Summary;
-  /** Watcher CPU (user + system of the service process during its syncs) per block, counting syncs that processed blocks. */
-  cpuMsPerBlock: number;
-  /** The same, plus the idle polls in between (all watcher CPU / blocks). */
-  cpuMsPerBlockWithPolls: number;
   wallMsPerBlock: number;
-  blocks: number;
   transfersPerBlock: number;
-  rssMb: number;
   peakRssMb: number;
 }
 
-export interface EvmBench {
-  pollIntervalMs: number;
+export interface EvmBench extends WatcherBench<EvmPhase> {
   confirmations: number;
-  phases: EvmPhase[];
-  /** cpuMsPerBlock at 100,000 open payments over that at 100 (target within 1.2). */
-  cpuRatio: number;
   /** Background sends the node refused (they are not in transfersPerBlock). */
   trafficErrors: number;
-  note: string;
 }
 
 /**
@@ -57,28 +41,20 @@ export async function benchEvm(
   const pollIntervalMs = 250;
   const confirmations = 2;
   const anvil = await startAnvil({ blockTimeSeconds: 1 });
-  const rates = await startRatesServer({ ethereum: 3000, tether: 1, 'usd-coin': 1 });
-  const configFile = join(tmpdir(), `bench-chains-${randomBytes(4).toString('hex')}.json`);
-  const phases: EvmPhase[] = [];
-  let errorsSeen = 0;
-  try {
+  return withChainBench(anvil, { ethereum: 3000, tether: 1, 'usd-coin': 1 }, async ({ ratesUrl, config }) => {
+    const phases: EvmPhase[] = [];
     const token = compileTestToken();
     const usdt = await deployTestToken(anvil, token, 'USDT');
     const usdc = await deployTestToken(anvil, token, 'USDC');
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        networks: {
-          eth: {
-            rpcUrl: anvil.url,
-            chainId: ANVIL_CHAIN_ID,
-            confirmations,
-            pollIntervalMs,
-            tokens: { USDTERC20: usdt, USDCERC20: usdc },
-          },
-        },
-      }),
-    );
+    const configFile = config({
+      eth: {
+        rpcUrl: anvil.url,
+        chainId: ANVIL_CHAIN_ID,
+        confirmations,
+        pollIntervalMs,
+        tokens: { USDTERC20: usdt, USDCERC20: usdc },
+      },
+    });
     const xpub = HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'").publicExtendedKey;
 
     // When each block was first seen at the node, polled every 5 ms (so latencies read up to 5 ms long, never short).
@@ -156,7 +132,7 @@ export async function benchEvm(
         asset: { payCurrency: 'ETH', network: 'eth', decimals: 18, payAmountUnits: '10000000000000000', rate: '3000' },
         randomAddress: () => getAddress(bytesToHex(randomBytes(20))),
       };
-      const env = { CHAINS_CONFIG: configFile, RATES_BASE_URL: rates.url };
+      const env = { CHAINS_CONFIG: configFile, RATES_BASE_URL: ratesUrl };
       const phase = await withWatchedService(seed, env, async (service, seeded) => {
         // Warm-up: let the watcher catch up with a few blocks before counting.
         const h0 = Number(await anvil.public.getBlockNumber());
@@ -213,20 +189,15 @@ export async function benchEvm(
     traffic = false;
     watching = false;
     await Promise.all([trafficLoop, blockWatch]);
-    errorsSeen = trafficErrors;
-  } finally {
-    await anvil.stop();
-    await rates.close();
-    rmSync(configFile, { force: true });
-  }
-  return {
-    pollIntervalMs,
-    confirmations,
-    phases,
-    cpuRatio: cpuRatio(phases),
-    trafficErrors: errorsSeen,
-    note: 'Latency ends when the payment is finished in the store (its webhook event is in the outbox in the same transaction); live-mode webhooks cannot reach a loopback receiver by design (SSRF guard), so delivery time is in the webhooks benchmark.',
-  };
+    return {
+      pollIntervalMs,
+      confirmations,
+      phases,
+      cpuRatio: cpuRatio(phases),
+      trafficErrors,
+      note: 'Latency ends when the payment is finished in the store (its webhook event is in the outbox in the same transaction); live-mode webhooks cannot reach a loopback receiver by design (SSRF guard), so delivery time is in the webhooks benchmark.',
+    };
+  });
 }
 
 runIfMain(import.meta.url, benchEvm);

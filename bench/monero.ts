@@ -1,39 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
 import { encodeAddress, hashToScalar, sandboxSubaddress, viewKeyHex } from '../core/chains/monero/monero.js';
 import { setViewKey } from '../core/chains/monero/monero-keys.js';
 import { startMonerod } from '../core/chains/monero/testing/monerod.js';
 import { systemClock } from '../core/clock.js';
 import { runIfMain } from './standalone.js';
-import { cpuPerBlock, cpuRatio, round, type Summary, sleep, summary, withWatchedService } from './watcher-driver.js';
+import type { Summary, WatcherBench, WatcherPhase } from './watcher-driver.js';
+import { cpuPerBlock, cpuRatio, round, sleep, summary, withChainBench, withWatchedService } from './watcher-driver.js';
 
-export interface MoneroPhase {
-  openPayments: number;
-  samples: number;
+export interface MoneroPhase extends WatcherPhase {
   /** transfer answered (the transaction is in monerod's pool) -> payment confirming in the store. */
   mempoolToConfirmingMs: Summary;
   /** The block carrying the deposit is monerod's tip -> payment finished in the store (1 confirmation). */
   blockToFinishedMs: Summary;
-  /** Watcher CPU (user + system of the service process during syncs that processed blocks) per block. */
-  cpuMsPerBlock: number;
-  cpuMsPerBlockWithPolls: number;
-  blocks: number;
   /** RingCT transactions per block in the CPU window (each scanned with the merchant's view key). */
   txPerBlock: number;
-  rssMb: number;
 }
 
-export interface MoneroBench {
-  pollIntervalMs: number;
-  phases: MoneroPhase[];
-  /** cpuMsPerBlock at the largest open count over the smallest (target within 1.2). */
-  cpuRatio: number;
-  note: string;
-}
+export type MoneroBench = WatcherBench<MoneroPhase>;
 
 /**
  * Issue 22 benchmark, on a real `monerod --regtest` and a paying monero-wallet-rpc. The service (own process, SQLite)
@@ -51,14 +35,9 @@ export async function benchMonero(
   const openCounts = opts.openCounts ?? [100, 10_000];
   const pollIntervalMs = 250;
   const node = await startMonerod();
-  const rates = await startRatesServer({ monero: 150 });
-  const configFile = join(tmpdir(), `bench-xmr-${randomBytes(4).toString('hex')}.json`);
-  writeFileSync(
-    configFile,
-    JSON.stringify({ networks: { xmr: { rpcUrl: node.url, confirmations: 1, pollIntervalMs, timeoutMs: 10_000 } } }),
-  );
-  const phases: MoneroPhase[] = [];
-  try {
+  return withChainBench(node, { monero: 150 }, async ({ ratesUrl, config }) => {
+    const configFile = config({ xmr: { rpcUrl: node.url, confirmations: 1, pollIntervalMs, timeoutMs: 10_000 } });
+    const phases: MoneroPhase[] = [];
     for (const open of openCounts) {
       const G = ed25519.Point.BASE;
       const a = hashToScalar(randomBytes(32));
@@ -77,7 +56,7 @@ export async function benchMonero(
         asset: { payCurrency: 'XMR', network: 'xmr', decimals: 12, payAmountUnits: '200000000000', rate: '150' },
         randomAddress: () => sandboxSubaddress(randomBytes(32)),
       };
-      const env = { CHAINS_CONFIG: configFile, RATES_BASE_URL: rates.url, WATCH_NETWORK: 'xmr' };
+      const env = { CHAINS_CONFIG: configFile, RATES_BASE_URL: ratesUrl, WATCH_NETWORK: 'xmr' };
       const phase = await withWatchedService(seed, env, async (service) => {
         const toConfirming: number[] = [];
         const toFinished: number[] = [];
@@ -122,17 +101,13 @@ export async function benchMonero(
       });
       phases.push(phase);
     }
-  } finally {
-    await node.stop();
-    await rates.close();
-    rmSync(configFile, { force: true });
-  }
-  return {
-    pollIntervalMs,
-    phases,
-    cpuRatio: cpuRatio(phases),
-    note: 'XMR on monerod 0.18 regtest, one merchant view key. Latencies end when the payment changed in the store; they include up to one poll interval.',
-  };
+    return {
+      pollIntervalMs,
+      phases,
+      cpuRatio: cpuRatio(phases),
+      note: 'XMR on monerod 0.18 regtest, one merchant view key. Latencies end when the payment changed in the store; they include up to one poll interval.',
+    };
+  });
 }
 
 runIfMain(import.meta.url, benchMonero);

@@ -1,3 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startRatesServer } from '../core/chains/evm/testing/rates-server.js';
 import { freshStoreUrl } from '../server/testing/store.js';
 import { seedLiveStore } from './live-seed.js';
 import { startTarget } from './target-process.js';
@@ -44,6 +49,27 @@ export interface Summary {
   max: number;
 }
 
+/** What every chain's watcher bench reports of one phase (a count of open payments). */
+export interface WatcherPhase {
+  openPayments: number;
+  samples: number;
+  /** Watcher CPU (user + system of the service process during its syncs) per block, counting syncs that processed blocks. */
+  cpuMsPerBlock: number;
+  /** The same, plus the polls in between (all watcher CPU / blocks). */
+  cpuMsPerBlockWithPolls: number;
+  blocks: number;
+  rssMb: number;
+}
+
+/** A chain's watcher bench: its phases and the CPU ratio of the largest open count over the smallest (floor 1.2). */
+export interface WatcherBench<P extends WatcherPhase> {
+  pollIntervalMs: number;
+  phases: P[];
+  /** cpuMsPerBlock at the largest open count over that at the smallest (target within 1.2). */
+  cpuRatio: number;
+  note: string;
+}
+
 export const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -72,6 +98,33 @@ export function cpuRatio(phases: readonly { cpuMsPerBlock: number }[]): number {
   const small = phases[0];
   const large = phases[phases.length - 1];
   return small && large ? round(large.cpuMsPerBlock / small.cpuMsPerBlock, 2) : Number.NaN;
+}
+
+/**
+ * A chain's bench around its started node: the rates stand-in quoting `prices`, and a CHAINS_CONFIG file that `run`
+ * writes with `config(networks)`. The node, the rates server and the file are gone after `run`, whatever it did.
+ */
+export async function withChainBench<T>(
+  node: { stop(): Promise<void> },
+  prices: Record<string, number>,
+  run: (world: { ratesUrl: string; config(networks: object): string }) => Promise<T>,
+): Promise<T> {
+  const rates = await startRatesServer(prices).catch(async (e) => {
+    await node.stop();
+    throw e;
+  });
+  const configFile = join(tmpdir(), `bench-chains-${randomBytes(4).toString('hex')}.json`);
+  const config = (networks: object) => {
+    writeFileSync(configFile, JSON.stringify({ networks }));
+    return configFile;
+  };
+  try {
+    return await run({ ratesUrl: rates.url, config });
+  } finally {
+    await node.stop();
+    await rates.close();
+    rmSync(configFile, { force: true });
+  }
 }
 
 /**
